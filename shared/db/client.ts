@@ -1,0 +1,110 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import type { PgDatabase } from 'drizzle-orm/pg-core';
+import { sql, type SQL } from 'drizzle-orm';
+import postgres from 'postgres';
+import type { Config } from '../config.ts';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Db = PgDatabase<any>;
+
+export interface DbHandle {
+  readonly db: Db;
+  readonly kind: 'pglite' | 'postgres';
+  /** The schema tables live in (`public` unless DATABASE_SCHEMA says otherwise). */
+  readonly schema: string;
+  /** Rows of a raw statement: postgres.js returns an array, PGlite `{ rows }`; this hides it once. */
+  rows<T = Record<string, unknown>>(query: SQL): Promise<T[]>;
+  /** LISTEN on a channel; resolves to an unlisten function. */
+  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  /** Runs `fn` while holding a cluster-wide advisory lock (a no-op guard on single-process PGlite). */
+  withAdvisoryLock<T>(key: number, fn: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface OpenDbOptions {
+  /** PGlite in memory (tests). Ignored when a DATABASE_URL is configured. */
+  inMemory?: boolean;
+}
+
+/**
+ * The one client factory: embedded PGlite in DATA_DIR when DATABASE_URL is unset, postgres.js
+ * otherwise. With DATABASE_SCHEMA set, every connection's search_path starts at that schema,
+ * which is how test runs stay out of each other's rows on one server.
+ */
+export async function openDb(config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'>, options: OpenDbOptions = {}): Promise<DbHandle> {
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, config.databaseSchema);
+  return openPglite(options.inMemory ? undefined : config.dataDir);
+}
+
+async function openPglite(dataDir: string | undefined): Promise<DbHandle> {
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const client = await PGlite.create(dataDir ? `file://${dataDir}/pglite` : 'memory://', { extensions: { pg_trgm } });
+  const db = drizzlePglite(client) as unknown as Db;
+  return {
+    db,
+    kind: 'pglite',
+    schema: 'public',
+    async rows<T>(query: SQL) {
+      const result = (await db.execute(query)) as unknown as { rows: T[] };
+      return result.rows;
+    },
+    async listen(channel, onNotify) {
+      const unlisten = await client.listen(channel, onNotify);
+      return async () => unlisten();
+    },
+    withAdvisoryLock: (_key, fn) => fn(),
+    close: () => client.close(),
+  };
+}
+
+async function openPostgres(url: string, schema: string | undefined): Promise<DbHandle> {
+  const options = {
+    onnotice: () => {},
+    max: 10,
+    ...(schema ? { connection: { search_path: `${schema},public` } } : {}),
+  };
+  if (schema) {
+    const admin = postgres(url, { onnotice: () => {}, max: 1 });
+    try {
+      await admin.unsafe(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    } finally {
+      await admin.end();
+    }
+  }
+  const client = postgres(url, options);
+  const db = drizzlePostgres(client) as unknown as Db;
+  return {
+    db,
+    kind: 'postgres',
+    schema: schema ?? 'public',
+    async rows<T>(query: SQL) {
+      return (await db.execute(query)) as unknown as T[];
+    },
+    async listen(channel, onNotify) {
+      const sub = await client.listen(channel, onNotify);
+      return async () => sub.unlisten();
+    },
+    async withAdvisoryLock(key, fn) {
+      // A reserved connection holds the session-level lock for the whole of `fn`, which may
+      // itself use other pool connections.
+      const reserved = await client.reserve();
+      try {
+        await reserved`select pg_advisory_lock(${key})`;
+        try {
+          return await fn();
+        } finally {
+          await reserved`select pg_advisory_unlock(${key})`;
+        }
+      } finally {
+        reserved.release();
+      }
+    },
+    close: () => client.end({ timeout: 5 }),
+  };
+}
+
+export { sql };

@@ -1,0 +1,30 @@
+import { randomBytes } from 'node:crypto';
+import postgres from 'postgres';
+import { loadConfig, type Config } from '../../shared/config.ts';
+import { openDb, type DbHandle } from '../../shared/db/client.ts';
+import { runMigrations } from '../../shared/db/migrate.ts';
+
+/**
+ * A migrated database for one test file: in-memory PGlite by default, or — when the suite runs
+ * with DATABASE_URL set (CI's second pass) — a fresh schema on that server, dropped afterwards,
+ * so runs never see each other's rows.
+ */
+export async function openTestDb(): Promise<DbHandle & { config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'> }> {
+  const base = loadConfig(process.env);
+  const schema = base.databaseUrl ? `t_${randomBytes(6).toString('hex')}` : undefined;
+  const dbConfig = { databaseUrl: base.databaseUrl, databaseSchema: schema, dataDir: base.dataDir };
+  const handle = await openDb(dbConfig, { inMemory: true });
+  await runMigrations(handle);
+  const close = handle.close;
+  return Object.assign(handle, {
+    config: dbConfig,
+    async close() {
+      await close();
+      if (base.databaseUrl && schema) {
+        const admin = postgres(base.databaseUrl, { onnotice: () => {}, max: 1 });
+        await admin.unsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await admin.end();
+      }
+    },
+  });
+}
