@@ -1,0 +1,33 @@
+import express, { type Router } from 'express';
+import type { Config } from '../../../shared/config.ts';
+import type { Logger } from '../../../shared/log.ts';
+import type { AccountService } from '../../auth/src/account-service.ts';
+import { STYLESHEET } from './html.ts';
+import { keysPageRouter } from './pages/keys-page.ts';
+import { liveMoneyPageRouter } from './pages/live-money-page.ts';
+import { loginPage } from './pages/login-page.ts';
+
+/**
+ * The account holder's web app, served on auth's origin. Every page refuses to be framed
+ * (clickjacking a "Confirm" or "Turn live money on" button is the attack) and loads nothing
+ * from elsewhere.
+ */
+export function createWebAppRouter(deps: { config: Config; accountService: AccountService; logger: Logger }): Router {
+  const router = express.Router();
+  router.use((_req, res, next) => {
+    res.set({
+      'X-Frame-Options': 'DENY',
+      'Content-Security-Policy': "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'same-origin',
+    });
+    next();
+  });
+  router.get('/assets/app.css', (_req, res) => {
+    res.type('text/css').set('Cache-Control', 'public, max-age=3600').send(STYLESHEET);
+  });
+  router.use(loginPage(deps));
+  router.use(keysPageRouter(deps));
+  router.use(liveMoneyPageRouter(deps));
+  return router;
+}
