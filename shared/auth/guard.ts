@@ -112,17 +112,22 @@ export function createGuard(options: GuardOptions): Guard {
     // Audience: only an OAuth access token minted for exactly this resource carries it. A login
     // JWT, an on-behalf-of token, or a session exchanged at auth by hand are refused here even if
     // their aud happens to match, so a token meant for one purpose cannot be replayed as another.
+    // On-behalf-of tokens minted for exactly this resource (the gateway calling our servers)
+    // are admitted as the person's original session kind, so an OBO derived from a connector
+    // is a connector here and one derived from anything else is refused as not-a-connector.
     const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
-    if (claims.token_use !== 'access' || !audiences.includes(resource)) return fail({ reason: 'wrong_audience' });
+    const admissibleUse = claims.token_use === 'access' || claims.token_use === 'obo';
+    if (!admissibleUse || !audiences.includes(resource)) return fail({ reason: 'wrong_audience' });
     if (options.isAccessTokenRevoked && (await options.isAccessTokenRevoked(claims))) {
       return fail({ reason: 'invalid_token', detail: 'the token has been revoked' });
     }
-    if (claims.session_kind !== 'connector') return fail({ reason: 'not_connector' });
+    const kind = claims.token_use === 'obo' ? (claims as { subject_kind?: string }).subject_kind : claims.session_kind;
+    if (kind !== 'connector') return fail({ reason: 'not_connector' });
     return {
       ok: true,
       session: {
         subject: claims.sub,
-        kind: claims.session_kind,
+        kind: 'connector',
         chainId: claims.chain_id ?? null,
         audience: resource,
         scopes: claims.scope ? claims.scope.split(' ') : [],

@@ -1,0 +1,138 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { loadConfig, SERVICE_NAMES, type Config, type ServiceName } from '../../shared/config.ts';
+import { createLogger } from '../../shared/log.ts';
+import type { BuiltService } from '../../shared/service.ts';
+import type { AuthService } from '../../services/auth/src/app.ts';
+import { SERVICE_FACTORIES } from '../../services/service-registry.ts';
+import { openTestDb } from './test-db.ts';
+
+const ENV_SUFFIX: Record<ServiceName, string> = {
+  auth: 'AUTH',
+  research: 'RESEARCH',
+  knowledge: 'KNOWLEDGE',
+  'payments-test': 'PAYMENTS_TEST',
+  'payments-live': 'PAYMENTS_LIVE',
+  gateway: 'GATEWAY',
+};
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+export interface StackOptions {
+  /** Services besides auth to start (auth always runs). Default: all. */
+  services?: ServiceName[];
+  /** Extra env (e.g. EXCHANGE_CACHE_TTL_SECONDS, a service's upstream URLs). */
+  env?: Record<string, string>;
+}
+
+export interface Stack {
+  readonly config: Config;
+  readonly db: Awaited<ReturnType<typeof openTestDb>>;
+  readonly auth: AuthService;
+  readonly services: Partial<Record<ServiceName, BuiltService>>;
+  url(service: ServiceName): string;
+  createUser(input: { email: string; password?: string; kyc?: boolean }): Promise<{ id: string; email: string; password: string }>;
+  login(email: string, password?: string): Promise<string>;
+  createKey(email: string, options?: { kind?: 'personal' | 'connector'; chains?: string[]; password?: string }): Promise<{ api_key: string; id: string }>;
+  mcpClient(service: ServiceName, bearer: string): Promise<Client>;
+  close(): Promise<void>;
+}
+
+const DEFAULT_PASSWORD = 'correct horse battery staple';
+
+/**
+ * Starts auth plus the named services in this process, each on its own loopback port with its
+ * own public URL, all on one fresh test database. This is the real HTTP path: the guard
+ * exchanges keys at auth over HTTP and fetches its JWKS, exactly as separate processes would.
+ */
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const names: ServiceName[] = ['auth', ...(options.services ?? SERVICE_NAMES.filter((s) => s !== 'auth'))];
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    SEED_DEMO_USER: 'false',
+    EXCHANGE_CACHE_TTL_SECONDS: '1',
+    LOGIN_RATE_LIMIT_PER_ADDRESS: '1000',
+    LOGIN_RATE_LIMIT_PER_ACCOUNT: '1000',
+    ...options.env,
+  };
+  for (const name of SERVICE_NAMES) env[`PORT_${ENV_SUFFIX[name]}`] ??= String(await freePort());
+  const db = await openTestDb();
+  const config = loadConfig({ ...env, ...(db.config.databaseSchema ? { DATABASE_SCHEMA: db.config.databaseSchema } : {}) });
+  const logger = createLogger(config.logLevel);
+  const deps = { config, db, logger };
+
+  const services: Partial<Record<ServiceName, BuiltService>> = {};
+  const servers: Server[] = [];
+  for (const name of names) {
+    const service = await SERVICE_FACTORIES[name](deps);
+    services[name] = service;
+    const server = await new Promise<Server>((resolve, reject) => {
+      const s = service.app.listen(config.services[name].port, '127.0.0.1', () => resolve(s));
+      s.once('error', reject);
+    });
+    servers.push(server);
+    await service.start?.();
+  }
+  const auth = services.auth as AuthService;
+  const passwords = new Map<string, string>();
+  const authUrl = config.services.auth.publicUrl;
+
+  async function login(email: string, password?: string): Promise<string> {
+    const res = await fetch(`${authUrl}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: password ?? passwords.get(email) ?? DEFAULT_PASSWORD }),
+    });
+    if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
+    return ((await res.json()) as { access_token: string }).access_token;
+  }
+
+  return {
+    config,
+    db,
+    auth,
+    services,
+    url: (service) => (service === 'auth' ? authUrl : config.services[service].resource),
+    async createUser({ email, password = DEFAULT_PASSWORD, kyc = false }) {
+      const user = await auth.accountService.addUser({ email, password, verificationLevel: kyc ? 'kyc' : 'none' });
+      passwords.set(user.email, password);
+      return { id: user.id, email: user.email, password };
+    },
+    login,
+    async createKey(email, { kind = 'connector', chains, password } = {}) {
+      const token = await login(email, password);
+      const res = await fetch(`${authUrl}/auth/api-key/generate`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ service_name: 'test', kind, ...(chains ? { allowed_chains: chains } : {}) }),
+      });
+      if (res.status !== 201) throw new Error(`key generation failed: ${res.status} ${await res.text()}`);
+      return (await res.json()) as { api_key: string; id: string };
+    },
+    async mcpClient(service, bearer) {
+      const client = new Client({ name: 'gatehouse-test', version: '0.0.0' });
+      const transport = new StreamableHTTPClientTransport(new URL(config.services[service].resource), {
+        requestInit: { headers: { Authorization: `Bearer ${bearer}` } },
+      });
+      await client.connect(transport);
+      return client;
+    },
+    async close() {
+      for (const server of servers) {
+        server.closeAllConnections();
+        await new Promise((r) => server.close(r));
+      }
+      for (const service of Object.values(services)) await service?.close();
+      await db.close();
+    },
+  };
+}
