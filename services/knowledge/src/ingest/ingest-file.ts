@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+import { chunkText } from '../domain/chunk-text.ts';
+import { detectMediaType, isImage } from '../domain/detect-media-type.ts';
+import { extractEntities } from '../domain/extract-entities.ts';
+import { normaliseText } from '../domain/normalise-text.ts';
+import { extractText } from '../parsers/extract-text.ts';
+import type { KnowledgeStore } from '../store/knowledge-store.ts';
+
+export interface IngestFileInput {
+  readonly roomId: string;
+  /** The uploader; must already be a member of the room (the caller checks). */
+  readonly userId: string;
+  readonly name: string;
+  readonly bytes: Uint8Array;
+  /** Progress for upload pages and the CLI bar: stage and fraction of this file (0…1). */
+  readonly onProgress?: (stage: IngestStage, fraction: number) => void;
+}
+
+export type IngestStage = 'stored' | 'parsed' | 'indexed';
+
+export interface IngestFileResult {
+  readonly documentId: string;
+  readonly sha256: string;
+  readonly mediaType: string;
+  /** false when the same bytes were already in this room (SHA-256 dedupe): nothing was re-indexed. */
+  readonly created: boolean;
+  readonly status: 'ready' | 'failed' | 'indexing';
+  readonly chars?: number;
+  readonly chunks?: number;
+  readonly entities?: number;
+  readonly error?: string;
+}
+
+export class UnsupportedFileError extends Error {
+  override name = 'UnsupportedFileError';
+}
+
+/**
+ * The one ingestion path (CLI, HTTP upload, tests): store the bytes once, claim the
+ * (room, sha256) row, parse → normalise → chunk → extract, and write the index in one
+ * transaction. A parse failure leaves a `failed` row with the reason, which a re-upload retries.
+ */
+export async function ingestFile(store: KnowledgeStore, input: IngestFileInput): Promise<IngestFileResult> {
+  const mediaType = detectMediaType(input.name, input.bytes);
+  if (!mediaType) throw new UnsupportedFileError(`unsupported file type: ${input.name}`);
+  const sha256 = createHash('sha256').update(input.bytes).digest('hex');
+  await store.documents.storeBlob(sha256, mediaType, input.bytes);
+  const claim = await store.documents.claimDocument({ roomId: input.roomId, sha256, name: input.name, mediaType, userId: input.userId });
+  input.onProgress?.('stored', 0.1);
+  if (!claim.created) {
+    const existing = await store.documents.getDocument(claim.id, [input.roomId]);
+    input.onProgress?.('indexed', 1);
+    return { documentId: claim.id, sha256, mediaType, created: false, status: existing?.status ?? 'indexing', chars: existing?.charCount, chunks: existing?.chunkCount, entities: existing?.entityCount };
+  }
+  try {
+    const raw = isImage(mediaType) ? '' : await extractText(mediaType, input.bytes);
+    const text = normaliseText(raw);
+    input.onProgress?.('parsed', 0.4);
+    const chunks = chunkText(text);
+    const graph = extractEntities(text, chunks);
+    await store.documents.saveIndex(claim.id, input.roomId, text, chunks, graph);
+    input.onProgress?.('indexed', 1);
+    return { documentId: claim.id, sha256, mediaType, created: true, status: 'ready', chars: text.length, chunks: chunks.length, entities: graph.entities.length };
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    await store.documents.markFailed(claim.id, message);
+    return { documentId: claim.id, sha256, mediaType, created: true, status: 'failed', error: message };
+  }
+}

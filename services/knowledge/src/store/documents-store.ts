@@ -1,0 +1,151 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { DbHandle } from '../../../../shared/db/client.ts';
+import type { Chunk } from '../domain/chunk-text.ts';
+import type { ExtractedGraph } from '../domain/extract-entities.ts';
+import { sqlList } from './sql-list.ts';
+import { kbBlobs, kbChunks, kbDocuments, kbEntities, kbMentions, kbRelations } from './schema.ts';
+
+export interface DocumentRow {
+  readonly id: string;
+  readonly roomId: string;
+  readonly roomName: string;
+  readonly name: string;
+  readonly mediaType: string;
+  readonly sha256: string;
+  readonly status: 'indexing' | 'ready' | 'failed';
+  readonly error: string | null;
+  readonly charCount: number;
+  readonly chunkCount: number;
+  readonly entityCount: number;
+  readonly relationCount: number;
+  readonly sizeBytes: number;
+  readonly createdAt: Date;
+  readonly indexedAt: Date | null;
+}
+
+const INSERT_BATCH_ROWS = 1000;
+
+function batches<T>(rows: readonly T[], size = INSERT_BATCH_ROWS): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
+  return out;
+}
+
+const DOCUMENT_COLUMNS = sql`
+  d.id::text as id, d.room_id::text as "roomId", r.name as "roomName", d.name, d.media_type as "mediaType",
+  d.sha256, d.status, d.error, d.char_count as "charCount", d.chunk_count as "chunkCount",
+  d.entity_count as "entityCount", d.relation_count as "relationCount", b.size_bytes as "sizeBytes",
+  d.created_at as "createdAt", d.indexed_at as "indexedAt"`;
+
+export function createDocumentsStore(handle: DbHandle) {
+  const { db } = handle;
+  return {
+    async storeBlob(sha256: string, mediaType: string, bytes: Uint8Array): Promise<void> {
+      await db.insert(kbBlobs).values({ sha256, mediaType, sizeBytes: bytes.byteLength, bytes }).onConflictDoNothing();
+    },
+
+    /**
+     * Claims (room, sha256). Returns the new document id, or the existing row when the file is
+     * already in the room — the unique index decides, so concurrent uploads index it once. A
+     * previously failed row is reclaimed so a retry can index it.
+     */
+    async claimDocument(input: { roomId: string; sha256: string; name: string; mediaType: string; userId: string }): Promise<{ id: string; created: boolean }> {
+      const inserted = await db
+        .insert(kbDocuments)
+        .values({ roomId: input.roomId, sha256: input.sha256, name: input.name, mediaType: input.mediaType, status: 'indexing', createdBy: input.userId })
+        .onConflictDoNothing()
+        .returning({ id: kbDocuments.id });
+      if (inserted[0]) return { id: inserted[0].id, created: true };
+      const reclaimed = await db
+        .update(kbDocuments)
+        .set({ status: 'indexing', error: null, name: input.name })
+        .where(and(eq(kbDocuments.roomId, input.roomId), eq(kbDocuments.sha256, input.sha256), eq(kbDocuments.status, 'failed')))
+        .returning({ id: kbDocuments.id });
+      if (reclaimed[0]) return { id: reclaimed[0].id, created: true };
+      const [existing] = await handle.rows<{ id: string }>(sql`select id::text as id from kb_documents where room_id = ${input.roomId} and sha256 = ${input.sha256}`);
+      return { id: existing.id, created: false };
+    },
+
+    /** Writes the text, chunks and graph and flips the row to `ready` in one transaction. */
+    async saveIndex(documentId: string, roomId: string, text: string, chunks: readonly Chunk[], graph: ExtractedGraph): Promise<void> {
+      await db.transaction(async (tx) => {
+        // A reclaimed (previously failed) document may hold a partial index: start clean.
+        await tx.delete(kbChunks).where(eq(kbChunks.documentId, documentId));
+        await tx.delete(kbEntities).where(eq(kbEntities.documentId, documentId));
+        for (const batch of batches(chunks)) {
+          await tx.insert(kbChunks).values(
+            batch.map((c) => ({ documentId, roomId, ordinal: c.ordinal, startOffset: c.startOffset, endOffset: c.endOffset, text: c.text })),
+          );
+        }
+        const idByRef = new Map<string, number>();
+        for (const batch of batches(graph.entities)) {
+          const rows = await tx
+            .insert(kbEntities)
+            .values(batch.map((e) => ({ documentId, roomId, kind: e.kind, key: e.key, label: e.label, attrs: e.attrs, mentionCount: e.mentions.length })))
+            .returning({ id: kbEntities.id, kind: kbEntities.kind, key: kbEntities.key });
+          for (const r of rows) idByRef.set(`${r.kind}|${r.key}`, Number(r.id));
+        }
+        const mentions = graph.entities.flatMap((e) =>
+          e.mentions.map((m) => ({ entityId: idByRef.get(`${e.kind}|${e.key}`)!, documentId, startOffset: m.start, endOffset: m.end })),
+        );
+        for (const batch of batches(mentions)) await tx.insert(kbMentions).values(batch);
+        const relations = graph.relations.map((r) => ({
+          documentId,
+          roomId,
+          kind: r.kind,
+          fromEntity: idByRef.get(r.from)!,
+          toEntity: r.to ? (idByRef.get(r.to) ?? null) : null,
+          startOffset: r.start,
+          endOffset: r.end,
+          weight: r.weight,
+        }));
+        for (const batch of batches(relations)) await tx.insert(kbRelations).values(batch);
+        await tx
+          .update(kbDocuments)
+          .set({
+            status: 'ready',
+            error: null,
+            text,
+            charCount: text.length,
+            chunkCount: chunks.length,
+            entityCount: graph.entities.length,
+            relationCount: relations.length,
+            indexedAt: new Date(),
+          })
+          .where(eq(kbDocuments.id, documentId));
+      });
+    },
+
+    async markFailed(documentId: string, error: string): Promise<void> {
+      await db.update(kbDocuments).set({ status: 'failed', error: error.slice(0, 500) }).where(eq(kbDocuments.id, documentId));
+    },
+
+    async getDocument(documentId: string, roomIds: readonly string[]): Promise<DocumentRow | undefined> {
+      const rows = await handle.rows<DocumentRow>(sql`
+        select ${DOCUMENT_COLUMNS} from kb_documents d join kb_rooms r on r.id = d.room_id join kb_blobs b on b.sha256 = d.sha256
+        where d.id = ${documentId} and d.room_id in ${sqlList(roomIds)}`);
+      return rows[0];
+    },
+
+    async listDocuments(roomIds: readonly string[], limit: number, offset: number, status?: string): Promise<DocumentRow[]> {
+      return handle.rows<DocumentRow>(sql`
+        select ${DOCUMENT_COLUMNS} from kb_documents d join kb_rooms r on r.id = d.room_id join kb_blobs b on b.sha256 = d.sha256
+        where d.room_id in ${sqlList(roomIds)} ${status ? sql`and d.status = ${status}` : sql``}
+        order by d.created_at desc, d.id limit ${limit} offset ${offset}`);
+    },
+
+    /** A window of the `DOC:` text, computed in SQL so a 5 MB text never crosses the wire whole. */
+    async textWindow(documentId: string, offset: number, length: number): Promise<{ text: string; total: number }> {
+      const [row] = await handle.rows<{ text: string; total: number }>(sql`
+        select substr(text, ${offset + 1}, ${length}) as text, char_length(text) as total from kb_documents where id = ${documentId}`);
+      return row;
+    },
+
+    async blobBytes(sha256: string): Promise<Uint8Array | undefined> {
+      const rows = await db.select({ bytes: kbBlobs.bytes }).from(kbBlobs).where(eq(kbBlobs.sha256, sha256));
+      return rows[0]?.bytes;
+    },
+  };
+}
+
+export type DocumentsStore = ReturnType<typeof createDocumentsStore>;

@@ -1,0 +1,170 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { DbHandle } from '../../../../shared/db/client.ts';
+import { literalPatternPg, type MatchPlan, type PhrasePlan } from '../domain/count-query.ts';
+import { sqlList } from './sql-list.ts';
+
+/**
+ * Exhaustive matching: every function here is a total over a scope, computed by one SQL
+ * statement with no ranking and no model in the path.
+ */
+export interface MatchScope {
+  /** Rooms the caller may read (already intersected with any `rooms` argument). */
+  readonly roomIds?: readonly string[];
+  readonly documentIds?: readonly string[];
+  /** Only the frozen documents of a set (`count_in_set`). */
+  readonly setId?: string;
+}
+
+export interface PhraseEcho {
+  readonly tsquery: string;
+  readonly alternatives: ReadonlyArray<{ text: string; lexemes: string[]; matchable: boolean }>;
+  readonly excluded: ReadonlyArray<{ text: string; lexemes: string[] }>;
+}
+
+/** A plan bound to SQL: `counted` yields (document_id, room_id, occ) per matching document. */
+export interface CompiledMatch {
+  readonly counted: SQL;
+  readonly echo?: PhraseEcho;
+}
+
+export interface DocumentCount {
+  readonly documentId: string;
+  readonly roomId: string;
+  readonly occurrences: number;
+  readonly name: string;
+  readonly roomName: string;
+}
+
+function scopeSql(scope: MatchScope, alias: SQL): SQL {
+  const parts: SQL[] = [];
+  if (scope.roomIds) parts.push(sql`${alias}.room_id in ${sqlList(scope.roomIds)}`);
+  if (scope.documentIds) parts.push(sql`${alias}.document_id in ${sqlList(scope.documentIds)}`);
+  if (scope.setId) parts.push(sql`${alias}.document_id in (select document_id from kb_set_members where set_id = ${scope.setId})`);
+  return parts.length ? sql.join(parts, sql` and `) : sql`true`;
+}
+
+interface Lexeme {
+  lexeme: string;
+  p: number;
+}
+
+export function createMatchStore(handle: DbHandle) {
+  async function lexemesOf(text: string): Promise<Lexeme[]> {
+    return handle.rows<Lexeme>(sql`
+      select u.lexeme, p::int as p from unnest(to_tsvector('english'::regconfig, ${text})) as u, unnest(u.positions) as p order by p, u.lexeme`);
+  }
+
+  function tsqueryOf(texts: readonly string[]): SQL {
+    return sql.join(texts.map((t) => sql`phraseto_tsquery('english'::regconfig, ${t})`), sql` || `);
+  }
+
+  async function compilePhrase(plan: PhrasePlan, scope: MatchScope): Promise<CompiledMatch> {
+    const alternatives = await Promise.all(plan.alternatives.map(async (text) => ({ text, lexemes: await lexemesOf(text) })));
+    const excluded = await Promise.all(plan.excluded.map(async (text) => ({ text, lexemes: await lexemesOf(text) })));
+    const matchable = alternatives.filter((a) => a.lexemes.length > 0);
+    const [{ tsquery }] = await handle.rows<{ tsquery: string }>(sql`select (${tsqueryOf(plan.alternatives)})::text as tsquery`);
+    const echo: PhraseEcho = {
+      tsquery,
+      alternatives: alternatives.map((a) => ({ text: a.text, lexemes: a.lexemes.map((l) => l.lexeme), matchable: a.lexemes.length > 0 })),
+      excluded: excluded.map((e) => ({ text: e.text, lexemes: e.lexemes.map((l) => l.lexeme) })),
+    };
+    if (!matchable.length) {
+      // Only stop words: nothing can match, and the echo says why.
+      return { counted: sql`select null::uuid as document_id, null::uuid as room_id, 0 as occ where false`, echo };
+    }
+    const negatable = excluded.filter((e) => e.lexemes.length > 0).map((e) => e.text);
+    // Negation is per document: a document containing an excluded term contributes nothing.
+    const negation = negatable.length
+      ? sql`and not exists (select 1 from kb_chunks n where n.document_id = c.document_id and n.tsv @@ (${tsqueryOf(negatable)}))`
+      : sql``;
+    const allLexemes = [...new Set(matchable.flatMap((a) => a.lexemes.map((l) => l.lexeme)))];
+    // One occurrence = a start position at which every lexeme of an alternative sits at its
+    // offset (stop words leave gaps in positions, as in Postgres phrase search). UNION removes a
+    // start position matched by two alternatives, so OR never double-counts one place.
+    const hits = matchable.map((alt) => {
+      const base = alt.lexemes[0].p;
+      const [head, ...rest] = alt.lexemes;
+      const joins = rest.map(
+        (l, i) => sql`join pos ${sql.raw(`b${i}`)} on ${sql.raw(`b${i}`)}.id = a.id and ${sql.raw(`b${i}`)}.lexeme = ${l.lexeme} and ${sql.raw(`b${i}`)}.p = a.p + ${l.p - base}`,
+      );
+      return sql`select a.id, a.document_id, a.room_id, a.p from pos a ${sql.join(joins, sql` `)} where a.lexeme = ${head.lexeme}`;
+    });
+    const counted = sql`
+      with cand as (
+        select c.id, c.document_id, c.room_id, c.tsv from kb_chunks c
+        where c.tsv @@ (${tsqueryOf(matchable.map((a) => a.text))}) and ${scopeSql(scope, sql`c`)} ${negation}
+      ), pos as (
+        select cand.id, cand.document_id, cand.room_id, u.lexeme, p::int as p
+        from cand, unnest(cand.tsv) as u, unnest(u.positions) as p where u.lexeme in ${sqlList(allLexemes)}
+      ), hits as (${sql.join(hits, sql` union `)})
+      select document_id, room_id, count(*)::int as occ from hits group by document_id, room_id`;
+    return { counted, echo };
+  }
+
+  async function compile(plan: MatchPlan, scope: MatchScope): Promise<CompiledMatch> {
+    if (plan.mode === 'phrase') return compilePhrase(plan, scope);
+    const pattern = literalPatternPg(plan);
+    // `~*` lets the trigram index narrow the chunks; regexp_count then counts every match.
+    const counted = sql`
+      select c.document_id, c.room_id, sum(regexp_count(c.text, ${pattern}, 1, 'i'))::int as occ
+      from kb_chunks c where c.text ~* ${pattern} and ${scopeSql(scope, sql`c`)}
+      group by c.document_id, c.room_id`;
+    return { counted };
+  }
+
+  return {
+    compile,
+
+    async count(match: CompiledMatch): Promise<{ documents: number; occurrences: number }> {
+      const [row] = await handle.rows<{ documents: number; occurrences: number }>(sql`
+        select count(*)::int as documents, coalesce(sum(occ), 0)::int as occurrences from (${match.counted}) x where occ > 0`);
+      return row;
+    },
+
+    /** A page of matching documents (by name), with the totals in the same statement. */
+    async enumerate(match: CompiledMatch, limit: number, offset: number): Promise<{ rows: DocumentCount[]; documents: number; occurrences: number }> {
+      const rows = await handle.rows<DocumentCount & { totalDocuments: number; totalOccurrences: number }>(sql`
+        with x as (${match.counted}), t as (select count(*)::int as d, coalesce(sum(occ), 0)::int as o from x where occ > 0)
+        select x.document_id::text as "documentId", x.room_id::text as "roomId", x.occ as occurrences, d.name, r.name as "roomName",
+               t.d as "totalDocuments", t.o as "totalOccurrences"
+        from t left join x on x.occ > 0 left join kb_documents d on d.id = x.document_id left join kb_rooms r on r.id = x.room_id
+        order by d.name nulls last, d.id limit ${limit} offset ${offset}`);
+      const documents = rows[0]?.totalDocuments ?? 0;
+      const occurrences = rows[0]?.totalOccurrences ?? 0;
+      return { rows: rows.filter((r) => r.documentId !== null), documents, occurrences };
+    },
+
+    /**
+     * Freezes the matching documents into the set and closes the job in ONE statement: the
+     * membership is a snapshot as of that statement, so documents ingested meanwhile are either
+     * wholly in (committed before it) or wholly out.
+     */
+    async freeze(setId: string, match: CompiledMatch): Promise<void> {
+      await handle.rows(sql`
+        with x as (${match.counted}),
+        ins as (
+          insert into kb_set_members (set_id, document_id, room_id, occurrences)
+          select ${setId}, document_id, room_id, occ from x where occ > 0
+          returning occurrences
+        )
+        update kb_sets set status = 'done', frozen_at = now(),
+          documents = (select count(*)::int from ins), occurrences = (select coalesce(sum(occurrences), 0)::int from ins)
+        where id = ${setId} and status = 'running'`);
+    },
+
+    /** Chunks of the given documents that match (for locating occurrences on an enumerate page). */
+    async matchingChunks(plan: MatchPlan, documentIds: readonly string[]): Promise<Array<{ documentId: string; startOffset: number; endOffset: number; text: string }>> {
+      if (!documentIds.length) return [];
+      const where =
+        plan.mode === 'phrase'
+          ? sql`c.tsv @@ (${tsqueryOf(plan.alternatives)})`
+          : sql`c.text ~* ${literalPatternPg(plan)}`;
+      return handle.rows(sql`
+        select c.document_id::text as "documentId", c.start_offset as "startOffset", c.end_offset as "endOffset", c.text
+        from kb_chunks c where c.document_id in ${sqlList(documentIds)} and ${where} order by c.document_id, c.ordinal`);
+    },
+  };
+}
+
+export type MatchStore = ReturnType<typeof createMatchStore>;
+export { scopeSql };
