@@ -1,0 +1,95 @@
+import { normalizeCategory, type NormalizedCategory } from './category.ts';
+import { chainKeyOfPool, type ChainKey } from './chains.ts';
+import { assessDepegCounterparty, type DepegAssessment } from './depeg-counterparty.ts';
+import { scoreLiquidity, type LiquidityResult } from './liquidity.ts';
+import type { PeggedAssetRecord, PoolRecord, ProtocolRecord } from './market-snapshot.ts';
+import { buildPegIndex } from './peg-index.ts';
+import { poolTokens } from './pool-tokens.ts';
+import type { ProtocolPrior, ProtocolPriors } from './protocol-priors.ts';
+import { scoreProtocolRisk, type FactorResult } from './protocol-risk.ts';
+import { apyBreakdown, type ApyBreakdown } from './reward-share.ts';
+import { stabilitySignals, type StabilitySignals } from './stability.ts';
+import { scoreYieldQuality } from './yield-quality.ts';
+
+/**
+ * One in-scope pool with everything that does not depend on the request precomputed: four of
+ * the five factors, category, reward share, stability. Built once per snapshot so a
+ * `list_yields` call only pays for filtering, the cost factor, sorting and the returned rows.
+ */
+export interface UniverseEntry {
+  readonly pool: PoolRecord;
+  readonly chain: ChainKey;
+  readonly tokens: readonly string[];
+  /** Upper-cased tokens joined, for the `assets` filter's substring test. */
+  readonly protocolName: string;
+  readonly category: NormalizedCategory;
+  readonly categoryRaw: string | null;
+  readonly apy: ApyBreakdown;
+  readonly protocolRisk: FactorResult;
+  readonly depeg: DepegAssessment;
+  readonly liquidity: LiquidityResult;
+  readonly yieldQuality: FactorResult;
+  readonly stability: StabilitySignals;
+  readonly knownIssues: readonly string[];
+}
+
+export interface MarketUniverse {
+  readonly entries: readonly UniverseEntry[];
+  readonly byId: ReadonlyMap<string, UniverseEntry>;
+  readonly protocols: ReadonlyMap<string, ProtocolRecord>;
+  readonly priors: ProtocolPriors;
+  readonly pegsAvailable: boolean;
+  readonly protocolsAvailable: boolean;
+}
+
+export interface UniverseInputs {
+  readonly pools: readonly PoolRecord[];
+  readonly pegs: readonly PeggedAssetRecord[] | null;
+  readonly protocols: readonly ProtocolRecord[] | null;
+  readonly priors: ProtocolPriors;
+  readonly now: Date;
+}
+
+export function buildMarketUniverse(input: UniverseInputs): MarketUniverse {
+  const protocols = new Map((input.protocols ?? []).map((p) => [p.slug, p]));
+  const pegIndex = input.pegs ? buildPegIndex(input.pegs) : null;
+  const protocolRiskMemo = new Map<string, FactorResult>();
+  const entries: UniverseEntry[] = [];
+  const byId = new Map<string, UniverseEntry>();
+  for (const pool of input.pools) {
+    // v1 is stablecoin yields on three chains: DefiLlama's flag decides the universe, the
+    // stablecoins feed (below) decides how safe each coin actually is.
+    if (!pool.stablecoin) continue;
+    const chain = chainKeyOfPool(pool.chain);
+    if (!chain) continue;
+    const meta = protocols.get(pool.project);
+    const prior: ProtocolPrior | undefined = input.priors.get(pool.project);
+    const categoryRaw = meta?.category ?? null;
+    const category = normalizeCategory({ project: pool.project, symbol: pool.symbol, poolMeta: pool.poolMeta, categoryRaw, override: prior?.categoryOverride });
+    let protocolRisk = protocolRiskMemo.get(pool.project);
+    if (!protocolRisk) {
+      protocolRisk = scoreProtocolRisk(meta, prior, input.now);
+      protocolRiskMemo.set(pool.project, protocolRisk);
+    }
+    const tokens = poolTokens(pool.symbol);
+    const apy = apyBreakdown(pool.apyBase, pool.apyReward, pool.apy);
+    const entry: UniverseEntry = {
+      pool,
+      chain,
+      tokens,
+      protocolName: meta?.name ?? prior?.name ?? pool.project,
+      category,
+      categoryRaw,
+      apy,
+      protocolRisk,
+      depeg: assessDepegCounterparty(tokens, pegIndex, category === 'rwa'),
+      liquidity: scoreLiquidity(pool, meta, category === 'lending'),
+      yieldQuality: scoreYieldQuality(pool, apy.rewardShare),
+      stability: stabilitySignals(pool.apyPct1D, meta?.change_1d ?? null),
+      knownIssues: prior?.knownIssues ?? [],
+    };
+    entries.push(entry);
+    byId.set(pool.pool, entry);
+  }
+  return { entries, byId, protocols, priors: input.priors, pegsAvailable: pegIndex !== null, protocolsAvailable: input.protocols !== null };
+}

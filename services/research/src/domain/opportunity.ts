@@ -1,0 +1,81 @@
+import { chainDisplayName, estimateBridgeCostUsd, ROUND_TRIP_GAS_USD } from './chains.ts';
+import { scoreCostAdjusted, type CostResult } from './cost-adjusted.ts';
+import { assessExitRisk } from './exit-risk.ts';
+import type { UniverseEntry } from './market-universe.ts';
+import type { ScoreContext } from './score-context.ts';
+import { APPETITE_WEIGHTS, compositeScore, FACTOR_IDS, round1, type FactorId, type FactorScores } from './weights.ts';
+
+export function costFor(entry: UniverseEntry, ctx: ScoreContext): CostResult {
+  return scoreCostAdjusted({
+    grossApyPct: entry.apy.total,
+    notionalUsd: ctx.notionalUsd,
+    horizonDays: ctx.horizonDays,
+    gasRoundTripUsd: ROUND_TRIP_GAS_USD[entry.chain],
+    bridgeRoundTripUsd: ctx.sourceChain ? estimateBridgeCostUsd(ctx.sourceChain, entry.chain, ctx.notionalUsd) : 0,
+  });
+}
+
+export function factorScores(entry: UniverseEntry, cost: CostResult): FactorScores {
+  return {
+    protocolRisk: round1(entry.protocolRisk.score),
+    depegCounterparty: round1(entry.depeg.score),
+    liquidity: round1(entry.liquidity.score),
+    yieldQuality: round1(entry.yieldQuality.score),
+    costAdjusted: round1(cost.score),
+  };
+}
+
+export interface FactorDetail {
+  readonly id: FactorId;
+  readonly score: number;
+  readonly weight: number;
+  readonly contribution: number;
+  readonly rationale: readonly string[];
+}
+
+/** The opportunity as every tool returns it (seed `list_yields` fields). */
+export function materializeOpportunity(entry: UniverseEntry, ctx: ScoreContext, options: { includeFactors: boolean; includeFactorDetails?: boolean }) {
+  const cost = costFor(entry, ctx);
+  const factors = factorScores(entry, cost);
+  const composite = compositeScore(factors, ctx.appetite);
+  const exit = assessExitRisk(entry.pool.tvlUsd, entry.liquidity.confidence, ctx.notionalUsd, entry.knownIssues);
+  const warnings = [...entry.depeg.concerns, ...entry.stability.warnings, ...exit.warnings];
+  const weights = APPETITE_WEIGHTS[ctx.appetite];
+  const rationales: Record<FactorId, readonly string[]> = {
+    protocolRisk: entry.protocolRisk.rationale,
+    depegCounterparty: entry.depeg.coins.map((c) => c.note),
+    liquidity: entry.liquidity.rationale,
+    yieldQuality: entry.yieldQuality.rationale,
+    costAdjusted: cost.rationale,
+  };
+  const details: FactorDetail[] | undefined = options.includeFactorDetails
+    ? FACTOR_IDS.map((id) => ({ id, score: factors[id], weight: weights[id], contribution: round1(weights[id] * factors[id]), rationale: rationales[id] }))
+    : undefined;
+  return {
+    id: entry.pool.pool,
+    protocolSlug: entry.pool.project,
+    protocolName: entry.protocolName,
+    chain: entry.chain,
+    chainName: chainDisplayName(entry.chain),
+    symbol: entry.pool.symbol,
+    underlyingAssets: entry.tokens,
+    poolMeta: entry.pool.poolMeta,
+    category: entry.category,
+    categoryRaw: entry.categoryRaw,
+    tvlUsd: entry.pool.tvlUsd,
+    apy: { base: entry.apy.base, reward: entry.apy.reward, total: entry.apy.total, rewardShare: entry.apy.rewardShare, net: cost.netApyPct },
+    apyChange24h: entry.stability.apyChange24h,
+    apyChange7d: entry.pool.apyPct7D,
+    tvlChange24hPct: entry.stability.tvlChange24hPct,
+    stabilityConfidence: entry.stability.stabilityConfidence,
+    scores: { ...factors, compositeRiskAdjusted: composite, ...(options.includeFactors ? { factors: { ...factors } } : {}) },
+    ...(details ? { factors: details } : {}),
+    exitRisk: exit.exitRisk,
+    exitRiskReason: exit.exitRiskReason,
+    liquidityConfidence: entry.liquidity.confidence,
+    costs: { gasRoundTripUsd: ROUND_TRIP_GAS_USD[entry.chain], totalRoundTripUsd: cost.costUsd, horizonDays: ctx.horizonDays, notionalUsd: ctx.notionalUsd, sourceChainKey: ctx.sourceChain },
+    warnings,
+  };
+}
+
+export type Opportunity = ReturnType<typeof materializeOpportunity>;

@@ -1,0 +1,49 @@
+import { eq, sql } from 'drizzle-orm';
+import type { DbHandle } from '../../../../shared/db/client.ts';
+import type { SourceName } from '../domain/market-snapshot.ts';
+import { researchSnapshots } from './schema.ts';
+
+export interface StoredSnapshot {
+  readonly source: SourceName;
+  readonly asOf: Date | null;
+  readonly fetchedAt: Date;
+  readonly origin: 'fetch' | 'import';
+  readonly recordCount: number;
+  readonly payload: unknown;
+}
+
+export interface SnapshotStore {
+  save(snapshot: StoredSnapshot): Promise<void>;
+  load(source: SourceName): Promise<StoredSnapshot | null>;
+  /** Only the stamps, to learn cheaply whether a sibling replica holds something newer. */
+  fetchedAtOf(source: SourceName): Promise<Date | null>;
+}
+
+export function createSnapshotStore(handle: DbHandle): SnapshotStore {
+  const { db } = handle;
+  return {
+    async save(s) {
+      const row = { source: s.source, asOf: s.asOf, fetchedAt: s.fetchedAt, origin: s.origin, recordCount: s.recordCount, payload: s.payload };
+      // Last writer wins only if it is newer: a slow replica finishing an older fetch must not
+      // overwrite a fresher snapshot another replica already stored.
+      await db
+        .insert(researchSnapshots)
+        .values(row)
+        .onConflictDoUpdate({
+          target: researchSnapshots.source,
+          set: { asOf: row.asOf, fetchedAt: row.fetchedAt, origin: row.origin, recordCount: row.recordCount, payload: row.payload },
+          setWhere: sql`${researchSnapshots.fetchedAt} <= excluded.fetched_at`,
+        });
+    },
+    async load(source) {
+      const rows = await db.select().from(researchSnapshots).where(eq(researchSnapshots.source, source)).limit(1);
+      const r = rows[0];
+      if (!r) return null;
+      return { source, asOf: r.asOf, fetchedAt: r.fetchedAt, origin: r.origin === 'import' ? 'import' : 'fetch', recordCount: r.recordCount, payload: r.payload };
+    },
+    async fetchedAtOf(source) {
+      const rows = await db.select({ fetchedAt: researchSnapshots.fetchedAt }).from(researchSnapshots).where(eq(researchSnapshots.source, source)).limit(1);
+      return rows[0]?.fetchedAt ?? null;
+    },
+  };
+}
