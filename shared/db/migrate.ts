@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
+import { readMigrationFiles, type MigrationConfig, type MigrationMeta } from 'drizzle-orm/migrator';
 import type { DbHandle } from './client.ts';
 
 /**
@@ -17,6 +16,16 @@ const MIGRATIONS_ROOT = fileURLToPath(new URL('../../migrations/', import.meta.u
 const MIGRATE_LOCK_KEY = 7_230_911;
 
 /**
+ * drizzle-kit qualifies foreign-key targets as `"public"."users"`. Tests run each file in a
+ * fresh schema (search_path = that schema, then public), so the qualifier is dropped and names
+ * resolve through the search_path; on a default install the result is identical.
+ */
+function inSchema(migration: MigrationMeta, schema: string): MigrationMeta {
+  if (schema === 'public') return migration;
+  return { ...migration, sql: migration.sql.map((statement) => statement.replaceAll('"public".', '')) };
+}
+
+/**
  * Applies every pending migration. Idempotent, and safe when two processes start at once:
  * on Postgres the whole run happens under one advisory lock, so the second process waits and
  * then finds nothing to do.
@@ -27,9 +36,12 @@ export async function runMigrations(handle: DbHandle): Promise<string[]> {
     for (const name of MIGRATION_FOLDERS) {
       const migrationsFolder = `${MIGRATIONS_ROOT}${name}`;
       if (!existsSync(`${migrationsFolder}/meta/_journal.json`)) continue;
-      const config = { migrationsFolder, migrationsTable: `__migrations_${name}`, migrationsSchema: handle.schema };
-      if (handle.kind === 'pglite') await migratePglite(handle.db as never, config);
-      else await migratePostgres(handle.db as never, config);
+      const config: MigrationConfig = { migrationsFolder, migrationsTable: `__migrations_${name}`, migrationsSchema: handle.schema };
+      const migrations = readMigrationFiles(config).map((m) => inSchema(m, handle.schema));
+      // The same two calls drizzle's per-driver `migrate` makes; done here so the SQL can be
+      // re-targeted first.
+      const { dialect, session } = handle.db as unknown as { dialect: { migrate(m: MigrationMeta[], s: unknown, c: MigrationConfig): Promise<void> }; session: unknown };
+      await dialect.migrate(migrations, session, config);
       applied.push(name);
     }
   });

@@ -66,7 +66,20 @@ export function streamableHttpRouter(options: StreamableHttpOptions): Router {
     next();
   };
 
-  const parseBody = express.json({ limit: options.maxBodyBytes, strict: false, type: () => true });
+  const jsonBody = express.json({ limit: options.maxBodyBytes, strict: false, type: () => true });
+  // Body-parser failures answered in JSON-RPC's own terms: -32700 for unparseable JSON, and a
+  // JSON 413 naming the limit for oversized bodies. Nothing reaches the server in either case.
+  const parseBody: RequestHandler = (req, res, next) => {
+    jsonBody(req, res, (err?: unknown) => {
+      if (!err) return next();
+      const type = (err as { type?: string }).type;
+      if (type === 'entity.too.large') {
+        jsonRpcError(res, 413, ErrorCode.InvalidRequest, `Request body exceeds ${options.maxBodyBytes} bytes`);
+      } else if (type === 'entity.parse.failed') {
+        jsonRpcError(res, 400, ErrorCode.ParseError, 'Parse error: the body is not valid JSON');
+      } else next(err);
+    });
+  };
 
   router.all('/mcp', guardMiddleware, (req, res, next) => {
     if (req.method === 'POST') return next();
