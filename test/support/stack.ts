@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { loadConfig, SERVICE_NAMES, type Config, type ServiceName } from '../../shared/config.ts';
+import type { DbHandle } from '../../shared/db/client.ts';
 import { createLogger } from '../../shared/log.ts';
 import type { BuiltService } from '../../shared/service.ts';
 import type { AuthService } from '../../services/auth/src/app.ts';
@@ -31,6 +32,8 @@ export interface StackOptions {
   services?: ServiceName[];
   /** Extra env (e.g. EXCHANGE_CACHE_TTL_SECONDS, a service's upstream URLs). */
   env?: Record<string, string>;
+  /** Wraps the database handle auth uses (fault injection for outage tests). */
+  wrapAuthDb?: (db: DbHandle) => DbHandle;
 }
 
 export interface Stack {
@@ -43,6 +46,9 @@ export interface Stack {
   login(email: string, password?: string): Promise<string>;
   createKey(email: string, options?: { kind?: 'personal' | 'connector'; chains?: string[]; password?: string }): Promise<{ api_key: string; id: string }>;
   mcpClient(service: ServiceName, bearer: string): Promise<Client>;
+  /** Stops a service's listener (its port refuses connections) until `resume`. */
+  suspend(service: ServiceName): Promise<void>;
+  resume(service: ServiceName): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -71,15 +77,16 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const deps = { config, db, logger };
 
   const services: Partial<Record<ServiceName, BuiltService>> = {};
-  const servers: Server[] = [];
-  for (const name of names) {
-    const service = await SERVICE_FACTORIES[name](deps);
-    services[name] = service;
-    const server = await new Promise<Server>((resolve, reject) => {
-      const s = service.app.listen(config.services[name].port, '127.0.0.1', () => resolve(s));
+  const servers = new Map<ServiceName, Server>();
+  const listen = (name: ServiceName) =>
+    new Promise<Server>((resolve, reject) => {
+      const s = services[name]!.app.listen(config.services[name].port, '127.0.0.1', () => resolve(s));
       s.once('error', reject);
     });
-    servers.push(server);
+  for (const name of names) {
+    const service = await SERVICE_FACTORIES[name](name === 'auth' && options.wrapAuthDb ? { ...deps, db: options.wrapAuthDb(db) } : deps);
+    services[name] = service;
+    servers.set(name, await listen(name));
     await service.start?.();
   }
   const auth = services.auth as AuthService;
@@ -126,8 +133,17 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       await client.connect(transport);
       return client;
     },
+    async suspend(name) {
+      const server = servers.get(name)!;
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+    async resume(name) {
+      servers.set(name, await listen(name));
+    },
     async close() {
-      for (const server of servers) {
+      for (const server of servers.values()) {
+        if (!server.listening) continue;
         server.closeAllConnections();
         await new Promise((r) => server.close(r));
       }
