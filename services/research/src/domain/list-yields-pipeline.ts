@@ -78,13 +78,14 @@ export function runListYields(universe: MarketUniverse, q: ListQuery): ListResul
     if (protocols && !protocols.has(entry.pool.project)) continue;
     if (q.assets && !poolMatchesAssets(entry.tokens, q.assets)) continue;
     const cost = costFor(entry, ctx);
-    const composite = round1(
+    const blended = round1(
       w.protocolRisk * round1(entry.protocolRisk.score) +
         w.depegCounterparty * round1(entry.depeg.score) +
         w.liquidity * round1(entry.liquidity.score) +
         w.yieldQuality * round1(entry.yieldQuality.score) +
         w.costAdjusted * round1(cost.score),
     );
+    const composite = entry.compositeCap ? Math.min(blended, entry.compositeCap.value) : blended;
     rows.push({ entry, composite, netApy: cost.netApyPct });
   }
   const candidates = rows.length;

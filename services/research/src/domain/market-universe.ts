@@ -31,6 +31,20 @@ export interface UniverseEntry {
   readonly yieldQuality: FactorResult;
   readonly stability: StabilitySignals;
   readonly knownIssues: readonly string[];
+  /** Min-cap cascade: a hard ceiling on the composite, whatever the weighted blend says. */
+  readonly compositeCap: { readonly value: number; readonly reason: string } | null;
+}
+
+/**
+ * Weighted sums let strong factors hide a fatal one (a 294 % outlier still scores well on
+ * protocol and peg). Like Philidor's min-cap cascade, these flags cap the composite instead.
+ */
+export const OUTLIER_CAP = 69;
+export const DEPEG_CAP = 60;
+export function compositeCapOf(outlier: boolean, depegScore: number): UniverseEntry['compositeCap'] {
+  if (depegScore < 40) return { value: DEPEG_CAP, reason: `composite capped at ${DEPEG_CAP}: a held coin is materially off its peg or unknown` };
+  if (outlier) return { value: OUTLIER_CAP, reason: `composite capped at ${OUTLIER_CAP}: DefiLlama flags the pool as a statistical outlier` };
+  return null;
 }
 
 export interface MarketUniverse {
@@ -73,6 +87,7 @@ export function buildMarketUniverse(input: UniverseInputs): MarketUniverse {
     }
     const tokens = poolTokens(pool.symbol);
     const apy = apyBreakdown(pool.apyBase, pool.apyReward, pool.apy);
+    const depeg = assessDepegCounterparty(tokens, pegIndex, category === 'rwa');
     const entry: UniverseEntry = {
       pool,
       chain,
@@ -82,11 +97,12 @@ export function buildMarketUniverse(input: UniverseInputs): MarketUniverse {
       categoryRaw,
       apy,
       protocolRisk,
-      depeg: assessDepegCounterparty(tokens, pegIndex, category === 'rwa'),
+      depeg,
       liquidity: scoreLiquidity(pool, meta, category === 'lending'),
       yieldQuality: scoreYieldQuality(pool, apy.rewardShare),
       stability: stabilitySignals(pool.apyPct1D, meta?.change_1d ?? null),
       knownIssues: prior?.knownIssues ?? [],
+      compositeCap: compositeCapOf(pool.outlier === true, depeg.score),
     };
     entries.push(entry);
     byId.set(pool.pool, entry);

@@ -37,9 +37,10 @@ export interface FactorDetail {
 export function materializeOpportunity(entry: UniverseEntry, ctx: ScoreContext, options: { includeFactors: boolean; includeFactorDetails?: boolean }) {
   const cost = costFor(entry, ctx);
   const factors = factorScores(entry, cost);
-  const composite = compositeScore(factors, ctx.appetite);
+  const blended = compositeScore(factors, ctx.appetite);
+  const composite = entry.compositeCap ? Math.min(blended, entry.compositeCap.value) : blended;
   const exit = assessExitRisk(entry.pool.tvlUsd, entry.liquidity.confidence, ctx.notionalUsd, entry.knownIssues);
-  const warnings = [...entry.depeg.concerns, ...entry.stability.warnings, ...exit.warnings];
+  const warnings = [...(entry.compositeCap && blended > entry.compositeCap.value ? [entry.compositeCap.reason] : []), ...entry.depeg.concerns, ...entry.stability.warnings, ...exit.warnings];
   const weights = APPETITE_WEIGHTS[ctx.appetite];
   const rationales: Record<FactorId, readonly string[]> = {
     protocolRisk: entry.protocolRisk.rationale,
