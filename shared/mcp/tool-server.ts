@@ -4,6 +4,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
+  InitializeRequestSchema,
   ListToolsRequestSchema,
   McpError,
   type CallToolResult,
@@ -107,9 +108,20 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     extra: { session },
   });
 
+  // The SDK reports a request whose params fail its schema as -32603 (internal error); a
+  // malformed call is the client's fault, so it is answered -32602 here before dispatch.
+  const REQUEST_SCHEMAS: Record<string, z.ZodType> = { 'tools/call': CallToolRequestSchema, initialize: InitializeRequestSchema };
+
   return {
     tools,
-    request: (message, session) => transport.request(message, { authInfo: authInfoFor(session) }),
+    async request(message, session) {
+      const schema = REQUEST_SCHEMAS[message.method];
+      const checked = schema?.safeParse(message);
+      if (checked && !checked.success) {
+        return { jsonrpc: '2.0', id: message.id, error: { code: ErrorCode.InvalidParams, message: `Invalid params for ${message.method}: ${describeZodError(checked.error)}` } };
+      }
+      return transport.request(message, { authInfo: authInfoFor(session) });
+    },
     notify: (message, session) => transport.notify(message, { authInfo: authInfoFor(session) }),
     close: () => server.close(),
   };
