@@ -45,7 +45,9 @@ export function loginPage(deps: { config: Config; accountService: AccountService
   });
 
   router.get('/login', (req, res) => {
-    const csrf = newCsrfToken();
+    // Reuse the visitor's token if present, so two open sign-in tabs do not invalidate each other.
+    const existing = cookiesOf(req)[LOGIN_CSRF_COOKIE];
+    const csrf = existing && /^[A-Za-z0-9_-]{32}$/.test(existing) ? existing : newCsrfToken();
     res.set('Set-Cookie', cookieHeader(config, LOGIN_CSRF_COOKIE, csrf, 3600));
     res.type('html').send(loginForm(csrf, safeNextPath(req.query.next), ''));
   });
