@@ -196,10 +196,22 @@ export class MarketData {
     };
   }
 
+  /** Throws VALIDATION_ERROR when a snapshot body has no usable records of its source's shape. */
+  validateSnapshot(source: SourceName, body: unknown): number {
+    let count: number;
+    try {
+      count = PARSERS[source](body).records.length;
+    } catch (err) {
+      throw new ResearchError('VALIDATION_ERROR', `${source}: ${err instanceof Error ? err.message : 'unexpected shape'}`);
+    }
+    if (count === 0) throw new ResearchError('VALIDATION_ERROR', `${source}: the file holds no usable records`);
+    return count;
+  }
+
   /** Stores an imported snapshot (CLI) and adopts it here. */
   async importSnapshot(source: SourceName, body: unknown, asOf: Date | null): Promise<number> {
+    this.validateSnapshot(source, body);
     const parsed = PARSERS[source](body);
-    if (parsed.records.length === 0) throw new ResearchError('VALIDATION_ERROR', `${source}: the file holds no usable records`);
     const fetchedAt = this.now();
     await this.options.store.save({ source, asOf, fetchedAt, origin: 'import', recordCount: parsed.records.length, payload: SERIALIZERS[source](parsed.records) });
     this.stateOf(source).snapshot = { source, records: parsed.records, asOf, fetchedAt, origin: 'import' };
