@@ -65,6 +65,24 @@ const EnvSchema = z.object({
   ALLOWED_HOSTS: z.string().optional(),
   /** Extra Origin values the DNS-rebinding check accepts (comma-separated). */
   ALLOWED_ORIGINS: z.string().optional(),
+  // OAuth authorization server (docs/oauth.md lists each setting).
+  OAUTH_ACCESS_TOKEN_TTL_SECONDS: positiveInt.default(3600),
+  OAUTH_REFRESH_TOKEN_TTL_SECONDS: positiveInt.default(30 * 24 * 3600),
+  OAUTH_GRANT_MAX_LIFETIME_SECONDS: positiveInt.default(365 * 24 * 3600),
+  OAUTH_CODE_TTL_SECONDS: z.coerce.number().int().min(1).max(600).default(60),
+  OAUTH_CONSENT_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(600),
+  OAUTH_RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(60),
+  OAUTH_REGISTER_RATE_LIMIT_PER_ADDRESS: positiveInt.default(120),
+  OAUTH_TOKEN_RATE_LIMIT_PER_ADDRESS: positiveInt.default(1200),
+  OAUTH_TOKEN_RATE_LIMIT_PER_CLIENT: positiveInt.default(300),
+  OAUTH_TOKEN_RATE_LIMIT_PER_ACCOUNT: positiveInt.default(60),
+  /** How long an MCP server trusts a "not revoked" answer for an OAuth access token. */
+  OAUTH_REVOCATION_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
+  CIMD_FETCH_TIMEOUT_MS: positiveInt.default(3000),
+  CIMD_MAX_BYTES: positiveInt.default(5 * 1024),
+  CIMD_CACHE_MAX_SECONDS: z.coerce.number().int().min(0).max(86400).default(3600),
+  /** Tests only: lets Client ID Metadata Documents live on loopback (and plain http there). */
+  DANGEROUSLY_ALLOW_LOOPBACK_CIMD_HOSTS: bool.optional(),
 });
 
 const ServiceEnvSchema = z.object({ port: port.optional(), publicUrl: z.string().url().optional() });
@@ -95,9 +113,32 @@ export interface Config {
   readonly seedDemoUser: boolean;
   readonly extraAllowedHosts: readonly string[];
   readonly extraAllowedOrigins: readonly string[];
+  readonly oauth: OAuthConfig;
   /** The issuer: auth's public URL, byte-identical everywhere it appears (no trailing slash). */
   readonly issuer: string;
   readonly services: Readonly<Record<ServiceName, ServiceEndpoint>>;
+}
+
+export interface OAuthConfig {
+  readonly accessTokenTtlSeconds: number;
+  readonly refreshTokenTtlSeconds: number;
+  readonly grantMaxLifetimeSeconds: number;
+  readonly codeTtlSeconds: number;
+  readonly consentTtlSeconds: number;
+  readonly rateLimit: {
+    readonly windowSeconds: number;
+    readonly registerPerAddress: number;
+    readonly tokenPerAddress: number;
+    readonly tokenPerClient: number;
+    readonly tokenPerAccount: number;
+  };
+  readonly revocationCacheSeconds: number;
+  readonly cimd: {
+    readonly fetchTimeoutMs: number;
+    readonly maxBytes: number;
+    readonly cacheMaxSeconds: number;
+    readonly dangerouslyAllowLoopbackHosts: boolean;
+  };
 }
 
 function stripTrailingSlash(url: string): string {
@@ -161,6 +202,27 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     seedDemoUser: e.SEED_DEMO_USER ?? !e.DATABASE_URL,
     extraAllowedHosts: Object.freeze(list(e.ALLOWED_HOSTS)),
     extraAllowedOrigins: Object.freeze(list(e.ALLOWED_ORIGINS)),
+    oauth: Object.freeze({
+      accessTokenTtlSeconds: e.OAUTH_ACCESS_TOKEN_TTL_SECONDS,
+      refreshTokenTtlSeconds: e.OAUTH_REFRESH_TOKEN_TTL_SECONDS,
+      grantMaxLifetimeSeconds: e.OAUTH_GRANT_MAX_LIFETIME_SECONDS,
+      codeTtlSeconds: e.OAUTH_CODE_TTL_SECONDS,
+      consentTtlSeconds: e.OAUTH_CONSENT_TTL_SECONDS,
+      rateLimit: Object.freeze({
+        windowSeconds: e.OAUTH_RATE_LIMIT_WINDOW_SECONDS,
+        registerPerAddress: e.OAUTH_REGISTER_RATE_LIMIT_PER_ADDRESS,
+        tokenPerAddress: e.OAUTH_TOKEN_RATE_LIMIT_PER_ADDRESS,
+        tokenPerClient: e.OAUTH_TOKEN_RATE_LIMIT_PER_CLIENT,
+        tokenPerAccount: e.OAUTH_TOKEN_RATE_LIMIT_PER_ACCOUNT,
+      }),
+      revocationCacheSeconds: e.OAUTH_REVOCATION_CACHE_SECONDS,
+      cimd: Object.freeze({
+        fetchTimeoutMs: e.CIMD_FETCH_TIMEOUT_MS,
+        maxBytes: e.CIMD_MAX_BYTES,
+        cacheMaxSeconds: e.CIMD_CACHE_MAX_SECONDS,
+        dangerouslyAllowLoopbackHosts: e.DANGEROUSLY_ALLOW_LOOPBACK_CIMD_HOSTS ?? false,
+      }),
+    }),
     issuer,
     services: Object.freeze(services),
   });

@@ -61,6 +61,7 @@ export interface LayoutOptions {
 export const NAV_LINKS: Array<{ path: string; label: string }> = [
   { path: '/keys', label: 'API keys' },
   { path: '/live-money', label: 'Live money' },
+  { path: '/connected-apps', label: 'Connected apps' },
 ];
 
 export function layout(options: LayoutOptions, body: SafeHtml): string {

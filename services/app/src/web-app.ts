@@ -2,7 +2,10 @@ import express, { type Router } from 'express';
 import type { Config } from '../../../shared/config.ts';
 import type { Logger } from '../../../shared/log.ts';
 import type { AccountService } from '../../auth/src/account-service.ts';
+import type { OAuthService } from '../../auth/src/oauth/oauth-service.ts';
 import { STYLESHEET } from './html.ts';
+import { connectedAppsPageRouter } from './pages/connected-apps-page.ts';
+import { consentPageRouter } from './pages/consent-page.ts';
 import { keysPageRouter } from './pages/keys-page.ts';
 import { liveMoneyPageRouter } from './pages/live-money-page.ts';
 import { loginPage } from './pages/login-page.ts';
@@ -12,7 +15,7 @@ import { loginPage } from './pages/login-page.ts';
  * (clickjacking a "Confirm" or "Turn live money on" button is the attack) and loads nothing
  * from elsewhere.
  */
-export function createWebAppRouter(deps: { config: Config; accountService: AccountService; logger: Logger }): Router {
+export function createWebAppRouter(deps: { config: Config; accountService: AccountService; logger: Logger; oauth?: OAuthService }): Router {
   const router = express.Router();
   router.use((_req, res, next) => {
     res.set({
@@ -29,5 +32,7 @@ export function createWebAppRouter(deps: { config: Config; accountService: Accou
   router.use(loginPage(deps));
   router.use(keysPageRouter(deps));
   router.use(liveMoneyPageRouter(deps));
+  // The consent page sets its own CSP: its form must be allowed to redirect to the client.
+  if (deps.oauth) router.use(consentPageRouter({ ...deps, oauth: deps.oauth }), connectedAppsPageRouter({ ...deps, oauth: deps.oauth }));
   return router;
 }

@@ -15,10 +15,14 @@ import { exchangeRouter } from './routes/exchange-route.ts';
 import { liveConnectorRouter } from './routes/live-connector-routes.ts';
 import { loginRouter } from './routes/login-route.ts';
 import { oboRouter } from './routes/obo-route.ts';
+import { createClientResolver } from './oauth/client-resolver.ts';
+import { createOAuthService, type OAuthService } from './oauth/oauth-service.ts';
+import { oauthRouter } from './oauth/oauth-router.ts';
 import { ensureActiveSigningKey, listPublicJwks } from './store/signing-key-store.ts';
 
 export interface AuthService extends BuiltService {
   readonly accountService: AccountService;
+  readonly oauth: OAuthService;
 }
 
 /** Auth and the account holder's web app, on one origin (DESIGN §1). */
@@ -32,6 +36,8 @@ export async function createAuthService({ config, db, logger }: ServiceDeps): Pr
   const publicJwks = await listPublicJwks(db.db);
   const jwks = createLocalJWKSet({ keys: publicJwks });
   const authenticateCaller = createCallerAuthenticator({ accountService, jwks, issuer: config.issuer });
+  const oauth = createOAuthService({ config, db: db.db, minter, accountService, jwks });
+  const clients = createClientResolver({ db: db.db, config, logger });
 
   const app = express();
   app.disable('x-powered-by');
@@ -42,15 +48,16 @@ export async function createAuthService({ config, db, logger }: ServiceDeps): Pr
     res.set('Cache-Control', 'public, max-age=300').json({ keys: publicJwks });
   });
   const endpoint = config.services.auth;
-  app.use(dnsRebindingProtection({ publicUrl: endpoint.publicUrl, port: endpoint.port, extraHosts: config.extraAllowedHosts, extraOrigins: [] }));
+  app.use(dnsRebindingProtection({ publicUrl: endpoint.publicUrl, extraHosts: config.extraAllowedHosts, extraOrigins: [] }));
   app.use(loginRouter({ config, accountService }));
   app.use(apiKeyRouter({ accountService, authenticateCaller }));
   app.use(exchangeRouter({ accountService }));
   app.use(liveConnectorRouter({ accountService, authenticateCaller }));
   app.use(oboRouter({ accountService, jwks, issuer: config.issuer }));
-  app.use(createWebAppRouter({ config, accountService, logger }));
+  app.use(oauthRouter({ config, db: db.db, logger, clients, oauth }));
+  app.use(createWebAppRouter({ config, accountService, logger, oauth }));
   app.use(jsonNotFound);
   app.use(accountErrorToWire);
   app.use(jsonErrorHandler(logger));
-  return { app, accountService, close: async () => {} };
+  return { app, accountService, oauth, close: async () => {} };
 }

@@ -75,3 +75,137 @@ export const webSessions = pgTable(
   },
   (t) => [index('web_sessions_user_id_idx').on(t.userId)],
 );
+
+// ─── OAuth 2.1 authorization server (issue 3) ───────────────────────────────────────────────
+// Every bearer value (codes, refresh tokens, access-token identifiers, client secrets and
+// consent-transaction ids) is stored only as a SHA-256; see services/auth/src/store/README.md.
+
+/**
+ * Dynamically registered clients (RFC 7591). Client ID Metadata Document clients are not stored:
+ * their `client_id` is the document URL, resolved on use.
+ */
+export const oauthClients = pgTable(
+  'oauth_clients',
+  {
+    clientId: text('client_id').primaryKey(),
+    clientSecretHash: text('client_secret_hash'),
+    tokenEndpointAuthMethod: text('token_endpoint_auth_method').notNull(),
+    redirectUris: text('redirect_uris').array().notNull(),
+    grantTypes: text('grant_types').array().notNull(),
+    responseTypes: text('response_types').array().notNull(),
+    clientName: text('client_name'),
+    clientUri: text('client_uri'),
+    logoUri: text('logo_uri'),
+    scope: text('scope'),
+    softwareId: text('software_id'),
+    softwareVersion: text('software_version'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('oauth_clients_auth_method_check', sql`${t.tokenEndpointAuthMethod} in ('none', 'client_secret_basic', 'client_secret_post')`),
+    check('oauth_clients_secret_iff_confidential', sql`(${t.tokenEndpointAuthMethod} = 'none') = (${t.clientSecretHash} is null)`),
+  ],
+);
+
+/**
+ * Authorization requests waiting for consent: validated at /oauth/authorize, shown by the
+ * consent page, consumed (deleted) by Approve or Deny. Short-lived and single use.
+ */
+export const oauthConsentRequests = pgTable(
+  'oauth_consent_requests',
+  {
+    idHash: text('id_hash').primaryKey(),
+    clientId: text('client_id').notNull(),
+    clientName: text('client_name').notNull(),
+    redirectUri: text('redirect_uri').notNull(),
+    state: text('state'),
+    codeChallenge: text('code_challenge').notNull(),
+    codeChallengeMethod: text('code_challenge_method').notNull(),
+    scopes: text('scopes').array().notNull(),
+    resource: text('resource').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('oauth_consent_requests_expires_idx').on(t.expiresAt)],
+);
+
+/**
+ * One grant per approved consent: a person's authorization of one client for one resource. Its
+ * refresh tokens form one rotation family; revoking the grant revokes every token it issued.
+ */
+export const oauthGrants = pgTable(
+  'oauth_grants',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    clientId: text('client_id').notNull(),
+    clientName: text('client_name').notNull(),
+    redirectUri: text('redirect_uri').notNull(),
+    resource: text('resource').notNull(),
+    chainId: text('chain_id'),
+    scopes: text('scopes').array().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Set when the code is first exchanged; "Connected apps" lists only active grants. */
+    activatedAt: timestamp('activated_at', { withTimezone: true }),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    /** No refresh can extend the grant past this instant (rotation keeps it). */
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    revokedReason: text('revoked_reason'),
+  },
+  (t) => [index('oauth_grants_user_id_idx').on(t.userId), index('oauth_grants_client_id_idx').on(t.clientId)],
+);
+
+/** Authorization codes: single use; a second redemption revokes the grant (RFC 6749 §4.1.2). */
+export const oauthCodes = pgTable(
+  'oauth_codes',
+  {
+    codeHash: text('code_hash').primaryKey(),
+    grantId: uuid('grant_id')
+      .notNull()
+      .references(() => oauthGrants.id, { onDelete: 'cascade' }),
+    clientId: text('client_id').notNull(),
+    redirectUri: text('redirect_uri').notNull(),
+    /** Null only for a code issued without PKCE, which this server never does; kept so a downgrade is testable. */
+    codeChallenge: text('code_challenge'),
+    codeChallengeMethod: text('code_challenge_method'),
+    resource: text('resource').notNull(),
+    scopes: text('scopes').array().notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    consumedAt: timestamp('consumed_at', { withTimezone: true }),
+  },
+  (t) => [index('oauth_codes_expires_idx').on(t.expiresAt)],
+);
+
+/** Refresh tokens: rotated on use; presenting a rotated one revokes its grant (reuse detection). */
+export const oauthRefreshTokens = pgTable(
+  'oauth_refresh_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    grantId: uuid('grant_id')
+      .notNull()
+      .references(() => oauthGrants.id, { onDelete: 'cascade' }),
+    scopes: text('scopes').array().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    rotatedAt: timestamp('rotated_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [index('oauth_refresh_tokens_grant_idx').on(t.grantId)],
+);
+
+/** Access tokens are JWTs; only the SHA-256 of each `jti` is kept, to revoke one before it expires. */
+export const oauthAccessTokens = pgTable(
+  'oauth_access_tokens',
+  {
+    jtiHash: text('jti_hash').primaryKey(),
+    grantId: uuid('grant_id')
+      .notNull()
+      .references(() => oauthGrants.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [index('oauth_access_tokens_grant_idx').on(t.grantId)],
+);
