@@ -36,7 +36,7 @@ export function connectorSession(userId: string): Session {
  * One database, one knowledge app per caller (the guard is replaced by a fixed connector session,
  * so two users are two apps over the same rows), reached through the SDK's real client.
  */
-export async function startKnowledgeHarness(env: Record<string, string> = {}, fetchImpl?: typeof fetch) {
+export async function startKnowledgeHarness(env: Record<string, string> = {}, fetchImpl?: typeof fetch, configEnv: Record<string, string> = {}) {
   const db = await openTestDb();
   const store: KnowledgeStore = createKnowledgeStore(db);
   const knowledge: KnowledgeConfig = loadKnowledgeConfig({ KNOWLEDGE_CURSOR_SECRET: randomBytes(32).toString('hex'), ...env });
@@ -45,7 +45,7 @@ export async function startKnowledgeHarness(env: Record<string, string> = {}, fe
 
   async function caller(userId: string = randomUUID()): Promise<KnowledgeCaller> {
     const port = await freePort();
-    const config = loadConfig({ ...process.env, PORT_KNOWLEDGE: String(port), LOG_LEVEL: 'silent' });
+    const config = loadConfig({ ...process.env, ...configEnv, PORT_KNOWLEDGE: String(port), LOG_LEVEL: 'silent' });
     const service = await createKnowledgeService({ config, db, logger }, { knowledge, dangerouslyDisableGuard: connectorSession(userId), ...(fetchImpl ? { fetch: fetchImpl } : {}) });
     const server: Server = await new Promise((resolve) => {
       const s = service.app.listen(port, '127.0.0.1', () => resolve(s));
