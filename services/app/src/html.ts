@@ -61,6 +61,8 @@ export interface LayoutOptions {
 export const NAV_LINKS: Array<{ path: string; label: string }> = [
   { path: '/keys', label: 'API keys' },
   { path: '/live-money', label: 'Live money' },
+  { path: '/approvals', label: 'Approvals' },
+  { path: '/gateway/registry', label: 'Gateway' },
   { path: '/connected-apps', label: 'Connected apps' },
 ];
 

@@ -6,6 +6,8 @@ import type { OAuthService } from '../../auth/src/oauth/oauth-service.ts';
 import { STYLESHEET } from './html.ts';
 import { connectedAppsPageRouter } from './pages/connected-apps-page.ts';
 import { consentPageRouter } from './pages/consent-page.ts';
+import { approvalsPageRouter } from './pages/approvals-page.ts';
+import { gatewayRegistryPageRouter } from './pages/gateway-registry-page.ts';
 import { keysPageRouter } from './pages/keys-page.ts';
 import { liveMoneyPageRouter } from './pages/live-money-page.ts';
 import { loginPage } from './pages/login-page.ts';
@@ -32,6 +34,8 @@ export function createWebAppRouter(deps: { config: Config; accountService: Accou
   router.use(loginPage(deps));
   router.use(keysPageRouter(deps));
   router.use(liveMoneyPageRouter(deps));
+  router.use(approvalsPageRouter(deps));
+  router.use(gatewayRegistryPageRouter(deps));
   // The consent page sets its own CSP: its form must be allowed to redirect to the client.
   if (deps.oauth) router.use(consentPageRouter({ ...deps, oauth: deps.oauth }), connectedAppsPageRouter({ ...deps, oauth: deps.oauth }));
   return router;
