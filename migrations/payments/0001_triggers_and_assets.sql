@@ -30,8 +30,11 @@ BEGIN
     END IF;
     INSERT INTO pay_intent_events (intent_id, from_status, to_status, actor, reason)
       VALUES (NEW.id, OLD.status, NEW.status, NEW.last_actor, NEW.failure_reason);
+    -- Wake waiters and workers at commit instead of having them poll in a tight loop.
     IF NEW.status IN ('completed', 'failed') THEN
       PERFORM pg_notify('pay_settlement', NEW.message_id);
+    ELSIF NEW.status = 'approved' THEN
+      PERFORM pg_notify('pay_work', NEW.chain_id);
     END IF;
   END IF;
   RETURN NEW;

@@ -1,0 +1,85 @@
+import { and, asc, eq, gt, ilike, or } from 'drizzle-orm';
+import type { Db } from '../../../../shared/db/client.ts';
+import { connectionRequests, contacts } from './schema.ts';
+
+export type Contact = typeof contacts.$inferSelect;
+export type ConnectionRequest = typeof connectionRequests.$inferSelect;
+
+export async function insertContact(db: Db, input: { workspaceId: string; name: string; email?: string; walletAddress?: string; notes?: string }): Promise<Contact> {
+  const [row] = await db
+    .insert(contacts)
+    .values({
+      workspaceId: input.workspaceId,
+      name: input.name,
+      email: input.email?.toLowerCase() ?? null,
+      walletAddress: input.walletAddress?.toLowerCase() ?? null,
+      notes: input.notes ?? '',
+    })
+    .returning();
+  return row!;
+}
+
+export async function listContacts(db: Db, workspaceId: string, opts: { query?: string; after?: string; limit: number }): Promise<Contact[]> {
+  const q = opts.query?.replace(/[\\%_]/g, (c) => `\\${c}`);
+  return db
+    .select()
+    .from(contacts)
+    .where(
+      and(
+        eq(contacts.workspaceId, workspaceId),
+        q ? or(ilike(contacts.name, `%${q}%`), ilike(contacts.email, `%${q}%`)) : undefined,
+        opts.after ? gt(contacts.id, opts.after) : undefined,
+      ),
+    )
+    .orderBy(asc(contacts.id))
+    .limit(opts.limit);
+}
+
+export async function findContact(db: Db, workspaceId: string, id: string): Promise<Contact | undefined> {
+  const [row] = await db
+    .select()
+    .from(contacts)
+    .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.id, id)))
+    .limit(1);
+  return row;
+}
+
+export async function findContactByEmail(db: Db, workspaceId: string, email: string): Promise<Contact | undefined> {
+  const [row] = await db
+    .select()
+    .from(contacts)
+    .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.email, email.toLowerCase())))
+    .orderBy(asc(contacts.id))
+    .limit(1);
+  return row;
+}
+
+export async function insertConnectionRequest(
+  db: Db,
+  input: { fromEntityId: string; toEntityId?: string; toEmail: string; message?: string; status?: 'pending' | 'accepted' | 'declined' },
+): Promise<ConnectionRequest> {
+  const [row] = await db
+    .insert(connectionRequests)
+    .values({ fromEntityId: input.fromEntityId, toEntityId: input.toEntityId ?? null, toEmail: input.toEmail.toLowerCase(), message: input.message ?? '', status: input.status ?? 'pending' })
+    .returning();
+  return row!;
+}
+
+export async function listConnectionRequests(
+  db: Db,
+  entityId: string,
+  opts: { direction: 'incoming' | 'outgoing' | 'all'; status?: string; after?: string; limit: number },
+): Promise<ConnectionRequest[]> {
+  const side =
+    opts.direction === 'incoming'
+      ? eq(connectionRequests.toEntityId, entityId)
+      : opts.direction === 'outgoing'
+        ? eq(connectionRequests.fromEntityId, entityId)
+        : or(eq(connectionRequests.toEntityId, entityId), eq(connectionRequests.fromEntityId, entityId));
+  return db
+    .select()
+    .from(connectionRequests)
+    .where(and(side, opts.status ? eq(connectionRequests.status, opts.status) : undefined, opts.after ? gt(connectionRequests.id, opts.after) : undefined))
+    .orderBy(asc(connectionRequests.id))
+    .limit(opts.limit);
+}
