@@ -2,31 +2,45 @@ import type { RequestHandler } from 'express';
 
 export interface DnsRebindingOptions {
   readonly publicUrl: string;
-  readonly port: number;
   readonly extraHosts: readonly string[];
   readonly extraOrigins: readonly string[];
 }
 
+const LOOPBACK_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+function hostnameOf(hostHeader: string): string {
+  return hostHeader.startsWith('[') ? hostHeader.slice(0, hostHeader.indexOf(']') + 1) : hostHeader.split(':')[0]!;
+}
+
 /**
- * DNS-rebinding protection for local servers (MCP transport spec, RS-16): a web page that
- * rebinds its own name to 127.0.0.1 arrives with a foreign Host and Origin. Both are checked
- * against the public URL and the loopback names for this port, before any body is read.
+ * DNS-rebinding protection (MCP transport spec, RS-16): a web page that rebinds its own name to
+ * 127.0.0.1 arrives carrying that foreign name in Host and its own Origin. Requests are admitted
+ * only when Host names a loopback address (any port: a rebinding attacker cannot forge those) or
+ * the configured public host, and any Origin present is loopback or configured. Checked before
+ * any body is read.
  */
 export function dnsRebindingProtection(options: DnsRebindingOptions): RequestHandler {
   const publicUrl = new URL(options.publicUrl);
-  const loopbacks = ['127.0.0.1', 'localhost', '[::1]'].map((h) => `${h}:${options.port}`);
-  const hosts = new Set([publicUrl.host, ...loopbacks, ...options.extraHosts].map((h) => h.toLowerCase()));
-  const origins = new Set(
-    [publicUrl.origin, ...loopbacks.map((h) => `http://${h}`), ...options.extraOrigins].map((o) => o.toLowerCase()),
-  );
+  const hosts = new Set([publicUrl.host, ...options.extraHosts].map((h) => h.toLowerCase()));
+  const origins = new Set([publicUrl.origin, ...options.extraOrigins].map((o) => o.toLowerCase()));
+  const hostAllowed = (host: string) => hosts.has(host) || LOOPBACK_HOSTNAMES.has(hostnameOf(host));
+  const originAllowed = (origin: string) => {
+    if (origins.has(origin)) return true;
+    try {
+      const url = new URL(origin);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && LOOPBACK_HOSTNAMES.has(url.hostname);
+    } catch {
+      return false;
+    }
+  };
   return (req, res, next) => {
     const host = (req.headers.host ?? '').toLowerCase();
-    if (!hosts.has(host)) {
-      res.status(403).json({ error: 'forbidden', error_description: `Host header not allowed: ${host.slice(0, 100)}` });
+    if (!hostAllowed(host)) {
+      res.status(403).json({ error: 'forbidden', error_description: 'Host header not allowed' });
       return;
     }
     const origin = req.headers.origin;
-    if (origin !== undefined && !origins.has(origin.toLowerCase())) {
+    if (origin !== undefined && !originAllowed(origin.toLowerCase())) {
       res.status(403).json({ error: 'forbidden', error_description: 'Origin not allowed' });
       return;
     }

@@ -47,7 +47,6 @@ export function createMcpServiceApp(options: McpServiceAppOptions): Express {
     '/mcp',
     dnsRebindingProtection({
       publicUrl: endpoint.publicUrl,
-      port: endpoint.port,
       extraHosts: config.extraAllowedHosts,
       extraOrigins: config.extraAllowedOrigins,
     }),
