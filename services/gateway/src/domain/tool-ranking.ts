@@ -58,7 +58,7 @@ const SYNONYMS: Record<string, readonly string[]> = {
   count: ['total', 'number', 'many'],
   number: ['count'],
   total: ['count'],
-  mention: ['contain', 'match', 'search', 'text'],
+  mention: ['contain', 'match', 'term'],
   contain: ['mention', 'match'],
   contract: ['document', 'agreement', 'deal', 'file'],
   agreement: ['contract', 'document'],
@@ -100,6 +100,15 @@ const SYNONYMS: Record<string, readonly string[]> = {
   forecast: ['weather'],
 };
 const SYNONYM_WEIGHT = 0.45;
+
+/** Multi-word intents that name an operation outright; their terms count as fully as the user's own. */
+const INTENT_PHRASES: ReadonlyArray<readonly [RegExp, readonly string[]]> = [
+  [/how many|number of/i, ['count']],
+  [/how much.*(hold|have|own)/i, ['balance', 'asset']],
+  [/(settled|cleared)/i, ['settlement', 'wait']],
+  [/what does.*say/i, ['ask', 'question', 'answer']],
+  [/find documents?|search (my )?(documents|contracts|files)/i, ['search', 'passage']],
+];
 
 /** Light suffix stripping: plural, -ing, -ed, -ies. Enough for tool vocabulary. */
 export function stem(word: string): string {
@@ -153,6 +162,7 @@ export function buildSearchIndex(docs: readonly SearchDocument[]): SearchIndex {
 /** Query terms with their weights: each term at 1, its synonyms at SYNONYM_WEIGHT. */
 export function expandQuery(query: string): Map<string, number> {
   const weights = new Map<string, number>();
+  for (const [pattern, terms] of INTENT_PHRASES) if (pattern.test(query)) for (const t of terms) weights.set(stem(t), 1);
   for (const term of tokenize(query)) {
     weights.set(term, Math.max(weights.get(term) ?? 0, 1));
     for (const synonym of SYNONYMS[term] ?? []) {
