@@ -13,6 +13,8 @@ export interface FirewallPattern {
   readonly regex: RegExp;
   /** Run on the raw text (before normalisation) — for the characters normalisation removes. */
   readonly raw?: boolean;
+  /** Can only match text containing a non-ASCII character; skipped (cheaply) otherwise. */
+  readonly nonAscii?: boolean;
 }
 
 export const FIREWALL_PATTERNS: readonly FirewallPattern[] = [
@@ -45,19 +47,19 @@ export const FIREWALL_PATTERNS: readonly FirewallPattern[] = [
   // ─── Hiding ───
   { id: 'html_comment_directive', severity: 'high', description: 'Instructions hidden in an HTML comment', regex: /<!--[\s\S]{0,400}?\b(ignore|instructions?|assistant|system|must|call|send)\b[\s\S]{0,400}?-->/ },
   { id: 'css_hidden_text', severity: 'medium', description: 'Text hidden with CSS', regex: /(display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(px)?\b|color\s*:\s*(white|#fff(fff)?)\b)/ },
-  { id: 'zero_width_characters', severity: 'medium', description: 'Zero-width characters (hidden text, token smuggling)', regex: /[\u200B-\u200F\u2060-\u2064\uFEFF\u00AD]/, raw: true },
-  { id: 'bidi_controls', severity: 'medium', description: 'Bidirectional overrides that reorder what a person sees (Trojan Source)', regex: /[\u202A-\u202E\u2066-\u2069]/, raw: true },
-  { id: 'unicode_tag_smuggling', severity: 'high', description: 'Unicode tag characters carrying invisible ASCII (ASCII smuggling)', regex: /[\u{E0000}-\u{E007F}]/u, raw: true },
-  { id: 'mixed_script_homoglyphs', severity: 'medium', description: 'Cyrillic/Greek letters inside Latin words (homoglyph evasion)', regex: /[a-z][\u0370-\u03FF\u0400-\u04FF][a-z]|[\u0400-\u04FF][a-z][\u0400-\u04FF]/, raw: false },
+  { id: 'zero_width_characters', severity: 'medium', description: 'Zero-width characters (hidden text, token smuggling)', regex: /[\u200B-\u200F\u2060-\u2064\uFEFF\u00AD]/, raw: true, nonAscii: true },
+  { id: 'bidi_controls', severity: 'medium', description: 'Bidirectional overrides that reorder what a person sees (Trojan Source)', regex: /[\u202A-\u202E\u2066-\u2069]/, raw: true, nonAscii: true },
+  { id: 'unicode_tag_smuggling', severity: 'high', description: 'Unicode tag characters carrying invisible ASCII (ASCII smuggling)', regex: /[\u{E0000}-\u{E007F}]/u, raw: true, nonAscii: true },
+  { id: 'mixed_script_homoglyphs', severity: 'medium', description: 'Cyrillic/Greek letters inside Latin words (homoglyph evasion)', regex: /[a-z][\u0370-\u03FF\u0400-\u04FF][a-z]|[\u0400-\u04FF][a-z][\u0400-\u04FF]/, raw: false, nonAscii: true },
   // ─── Multilingual overrides ───
   { id: 'ignore_previous_es', severity: 'high', description: 'Spanish: ignore previous instructions', regex: /\b(ignora|ignore|ignorar|olvida)\s+(todas\s+)?(las\s+)?(instrucciones|indicaciones)\s+(anteriores|previas)/ },
   { id: 'ignore_previous_fr', severity: 'high', description: 'French: ignore previous instructions', regex: /\b(ignore|ignorez|ignorer|oublie|oubliez)\s+(toutes\s+)?(les\s+)?(instructions|consignes)\s+(precedentes|précédentes|anterieures|antérieures)/ },
   { id: 'ignore_previous_de', severity: 'high', description: 'German: ignore previous instructions', regex: /\b(ignoriere|ignorieren|vergiss|vergessen)\s+(sie\s+)?(alle\s+)?(vorherigen|bisherigen|obigen|vorigen)\s+(anweisungen|instruktionen|befehle)/ },
   { id: 'ignore_previous_it_pt', severity: 'high', description: 'Italian/Portuguese: ignore previous instructions', regex: /\b(ignora|ignore|ignorar|esqueça|esqueca)\s+(tutte\s+|todas\s+)?(le\s+|as\s+)?(istruzioni|instruções|instrucoes)\s+(precedenti|anteriori|anteriores)/ },
-  { id: 'ignore_previous_ru', severity: 'high', description: 'Russian: ignore previous instructions', regex: /(игнорир\S*|забудь\S*)\s+(все\s+)?(предыдущие|прошлые|прежние)\s+(инструкции|указания|команды)/ },
-  { id: 'ignore_previous_zh', severity: 'high', description: 'Chinese: ignore previous instructions', regex: /(忽略|无视|忘记)(之前|以上|先前|所有|前面)[\s\S]{0,6}(指令|指示|说明|提示)/ },
-  { id: 'ignore_previous_ja', severity: 'high', description: 'Japanese: ignore previous instructions', regex: /(前の|以前の|上記の|これまでの)(指示|命令|指令)を?(無視|忘れ)/ },
-  { id: 'ignore_previous_ko', severity: 'high', description: 'Korean: ignore previous instructions', regex: /(이전|위의|앞의)\s*(지시|명령|지침)[을를]?\s*(무시|잊)/ },
+  { id: 'ignore_previous_ru', severity: 'high', description: 'Russian: ignore previous instructions', regex: /(игнорир\S*|забудь\S*)\s+(все\s+)?(предыдущие|прошлые|прежние)\s+(инструкции|указания|команды)/, nonAscii: true },
+  { id: 'ignore_previous_zh', severity: 'high', description: 'Chinese: ignore previous instructions', regex: /(忽略|无视|忘记)(之前|以上|先前|所有|前面)[\s\S]{0,6}(指令|指示|说明|提示)/, nonAscii: true },
+  { id: 'ignore_previous_ja', severity: 'high', description: 'Japanese: ignore previous instructions', regex: /(前の|以前の|上記の|これまでの)(指示|命令|指令)を?(無視|忘れ)/, nonAscii: true },
+  { id: 'ignore_previous_ko', severity: 'high', description: 'Korean: ignore previous instructions', regex: /(이전|위의|앞의)\s*(지시|명령|지침)[을를]?\s*(무시|잊)/, nonAscii: true },
 ];
 
 /** Marks an `encoded_instruction` finding: a decoded base64/URL/HTML-entity payload matched a high pattern. */

@@ -21,8 +21,7 @@ export interface FirewallScan {
 // Invisible characters that hide text from the person but not from the model.
 const INVISIBLE = /[\u200B-\u200F\u2060-\u2064\uFEFF\u00AD\u202A-\u202E\u2066-\u2069]|[\u{E0000}-\u{E007F}]/gu;
 const HTML_COMMENT = /<!--[\s\S]*?-->/g;
-const BASE64_RUN = /[A-Za-z0-9+/]{24,}={0,2}/g;
-const URL_ENCODED_RUN = /(?:%[0-9a-fA-F]{2}[^%\s]{0,3}){4,}/g;
+const PERCENT_ESCAPE = /%[0-9a-fA-F]{2}/g;
 const HTML_ENTITY = /&#(x[0-9a-f]+|\d+);/gi;
 
 /** Folds compatibility forms (full-width letters, ligatures) and removes invisible characters. */
@@ -32,19 +31,40 @@ export function normalizeForScan(text: string): string {
   return folded.toLowerCase();
 }
 
+/** Runs of 24+ base64 characters, found with a plain loop: a regex here costs more than every pattern together. */
+function base64Runs(text: string): string[] {
+  const runs: string[] = [];
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 0;
+    const b64 = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 47 || c === 61;
+    if (b64) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      if (i - start >= 24) runs.push(text.slice(start, i));
+      start = -1;
+    }
+  }
+  return runs;
+}
+
 function decodeHiddenPayloads(text: string): string[] {
   const decoded: string[] = [];
-  for (const run of text.match(BASE64_RUN) ?? []) {
+  for (const run of base64Runs(text)) {
     if (run.length > 4096) continue;
     const plain = Buffer.from(run, 'base64').toString('utf8');
     // Only printable results are text someone meant a model to read.
     if (/^[\x20-\x7e\s]{12,}$/.test(plain)) decoded.push(plain);
   }
-  for (const run of text.match(URL_ENCODED_RUN) ?? []) {
-    try {
-      decoded.push(decodeURIComponent(run));
-    } catch {
-      /* not valid percent-encoding: nothing hidden there */
+  // Whitespace-separated tokens carrying 3+ percent-escapes; a token-level split keeps this linear.
+  if ((text.match(PERCENT_ESCAPE)?.length ?? 0) >= 3) {
+    for (const token of text.split(/\s+/)) {
+      if ((token.match(PERCENT_ESCAPE)?.length ?? 0) < 3) continue;
+      try {
+        decoded.push(decodeURIComponent(token));
+      } catch {
+        /* not valid percent-encoding: nothing hidden there */
+      }
     }
   }
   if (HTML_ENTITY.test(text)) {
@@ -54,9 +74,12 @@ function decodeHiddenPayloads(text: string): string[] {
   return decoded;
 }
 
+const NON_ASCII = /[^\x00-\x7f]/;
+
 function matchPatterns(raw: string, normalized: string, into: Map<string, FirewallFinding>): void {
+  const nonAscii = NON_ASCII.test(raw);
   for (const pattern of FIREWALL_PATTERNS) {
-    if (into.has(pattern.id)) continue;
+    if (into.has(pattern.id) || (pattern.nonAscii && !nonAscii)) continue;
     if (pattern.regex.test(pattern.raw ? raw : normalized)) {
       into.set(pattern.id, { pattern: pattern.id, severity: pattern.severity, description: pattern.description });
     }
