@@ -1,6 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startStack, type Stack } from '../support/stack.ts';
 import { authorizeUrl, countRows, pkcePair, registerPublicClient, TestBrowser } from './support/oauth-test-kit.ts';
+
+// Each file starts its own stack (PGlite + migrations); slow under a loaded machine.
+vi.setConfig({ hookTimeout: 240_000, testTimeout: 90_000 });
 
 let stack: Stack;
 let browser: TestBrowser;

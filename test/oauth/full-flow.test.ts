@@ -1,10 +1,13 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import * as oauth from 'oauth4webapi';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { wrongAudienceText } from '../../shared/auth/guard-texts.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 import { callMcp, TestBrowser } from './support/oauth-test-kit.ts';
+
+// Each file starts its own stack (PGlite + migrations); slow under a loaded machine.
+vi.setConfig({ hookTimeout: 240_000, testTimeout: 90_000 });
 
 // oauth4webapi refuses http:// unless told; these servers run on loopback http in tests.
 const insecure = { [oauth.allowInsecureRequests]: true } as const;

@@ -1,8 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { hashOpaqueToken } from '../../services/auth/src/oauth/opaque-token.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 import { authorizeUrl, callMcp, countRows, pkcePair, registerClient, registerPublicClient, TestBrowser, tokenRequest } from './support/oauth-test-kit.ts';
+
+// Each file starts its own stack (PGlite + migrations); slow under a loaded machine.
+vi.setConfig({ hookTimeout: 240_000, testTimeout: 90_000 });
 
 let stack: Stack;
 let browser: TestBrowser;
