@@ -2,14 +2,14 @@
 -- proposed → approved → submitting → submitted → completed | failed; only proposed → cancelled | expired.
 -- Every transition (and the filing) writes one audit row in the same statement, so the audit
 -- trail cannot miss a transition that some future code path forgets to log.
-CREATE OR REPLACE FUNCTION pay_intent_transition() RETURNS trigger LANGUAGE plpgsql AS $$
+-- BEFORE: refuse illegal transitions and identity changes. AFTER: audit and notify — after, so
+-- a proposal that lost the identity race (ON CONFLICT DO NOTHING) leaves no phantom audit row.
+CREATE OR REPLACE FUNCTION pay_intent_guard() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
     IF NEW.status <> 'proposed' THEN
       RAISE EXCEPTION 'an intent is filed as proposed, not %', NEW.status USING ERRCODE = '23514';
     END IF;
-    INSERT INTO pay_intent_events (intent_id, from_status, to_status, actor, reason)
-      VALUES (NEW.id, NULL, 'proposed', NEW.last_actor, NULL);
     RETURN NEW;
   END IF;
   -- What the person confirmed is what settles: the identity of an intent never changes.
@@ -21,13 +21,24 @@ BEGIN
      OR (OLD.message_id IS NOT NULL AND NEW.message_id IS DISTINCT FROM OLD.message_id) THEN
     RAISE EXCEPTION 'the identity of intent % is immutable', OLD.id USING ERRCODE = '23514';
   END IF;
-  IF NEW.status IS DISTINCT FROM OLD.status THEN
-    IF NOT ((OLD.status, NEW.status) IN (
+  IF NEW.status IS DISTINCT FROM OLD.status AND NOT ((OLD.status, NEW.status) IN (
       ('proposed', 'approved'), ('proposed', 'cancelled'), ('proposed', 'expired'),
       ('approved', 'submitting'), ('submitting', 'submitted'),
       ('submitted', 'completed'), ('submitted', 'failed'))) THEN
-      RAISE EXCEPTION 'illegal intent transition % -> %', OLD.status, NEW.status USING ERRCODE = '23514';
-    END IF;
+    RAISE EXCEPTION 'illegal intent transition % -> %', OLD.status, NEW.status USING ERRCODE = '23514';
+  END IF;
+  RETURN NEW;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER pay_intents_guard BEFORE INSERT OR UPDATE ON pay_intents
+  FOR EACH ROW EXECUTE FUNCTION pay_intent_guard();
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION pay_intent_audit() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO pay_intent_events (intent_id, from_status, to_status, actor, reason)
+      VALUES (NEW.id, NULL, NEW.status, NEW.last_actor, NULL);
+  ELSIF NEW.status IS DISTINCT FROM OLD.status THEN
     INSERT INTO pay_intent_events (intent_id, from_status, to_status, actor, reason)
       VALUES (NEW.id, OLD.status, NEW.status, NEW.last_actor, NEW.failure_reason);
     -- Wake waiters and workers at commit instead of having them poll in a tight loop.
@@ -37,11 +48,11 @@ BEGIN
       PERFORM pg_notify('pay_work', NEW.chain_id);
     END IF;
   END IF;
-  RETURN NEW;
+  RETURN NULL;
 END $$;
 --> statement-breakpoint
-CREATE TRIGGER pay_intents_transition BEFORE INSERT OR UPDATE ON pay_intents
-  FOR EACH ROW EXECUTE FUNCTION pay_intent_transition();
+CREATE TRIGGER pay_intents_audit AFTER INSERT OR UPDATE ON pay_intents
+  FOR EACH ROW EXECUTE FUNCTION pay_intent_audit();
 --> statement-breakpoint
 CREATE OR REPLACE FUNCTION pay_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
