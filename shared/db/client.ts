@@ -20,7 +20,7 @@ export interface DbHandle {
   rows<T = Record<string, unknown>>(query: SQL): Promise<T[]>;
   /** LISTEN on a channel; resolves to an unlisten function. */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
-  /** Runs `fn` while holding a cluster-wide advisory lock (a no-op guard on single-process PGlite). */
+  /** Runs `fn` while holding a cluster-wide advisory lock (an in-process queue on PGlite). */
   withAdvisoryLock<T>(key: number, fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
@@ -44,6 +44,7 @@ async function openPglite(dataDir: string | undefined): Promise<DbHandle> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const client = await PGlite.create(dataDir ? `file://${dataDir}/pglite` : 'memory://', { extensions: { pg_trgm } });
   const db = drizzlePglite(client) as unknown as Db;
+  let lockQueue: Promise<unknown> = Promise.resolve();
   return {
     db,
     kind: 'pglite',
@@ -56,7 +57,12 @@ async function openPglite(dataDir: string | undefined): Promise<DbHandle> {
       const unlisten = await client.listen(channel, onNotify);
       return async () => unlisten();
     },
-    withAdvisoryLock: (_key, fn) => fn(),
+    // One process owns a PGlite folder, so an in-process queue is the whole lock.
+    withAdvisoryLock(_key, fn) {
+      const run = lockQueue.then(fn, fn);
+      lockQueue = run.catch(() => undefined);
+      return run;
+    },
     close: () => client.close(),
   };
 }
