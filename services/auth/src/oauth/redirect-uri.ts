@@ -26,8 +26,7 @@ export function checkRedirectUri(raw: string): { ok: true; uri: string } | { ok:
   if (url.hash || raw.includes('#')) return { ok: false, reason: 'fragment' };
   if (url.username || url.password) return { ok: false, reason: 'userinfo' };
   if (scheme === 'http' && !LOOPBACK_HOSTS.has(url.hostname)) return { ok: false, reason: 'insecure_http' };
-  if (scheme !== 'http' && scheme !== 'https' && !/^[a-z][a-z0-9+.-]*\.[a-z0-9+.-]+$/.test(scheme) && !/^[a-z][a-z0-9+.-]+$/.test(scheme)) {
-    return { ok: false, reason: 'dangerous_scheme' };
-  }
+  // Anything else is a native app's private-use scheme (RFC 8252 §7.1).
+  if (!/^[a-z][a-z0-9+.-]*$/.test(scheme)) return { ok: false, reason: 'dangerous_scheme' };
   return { ok: true, uri: raw };
 }
