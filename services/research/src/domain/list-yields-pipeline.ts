@@ -4,6 +4,7 @@ import type { MarketUniverse, UniverseEntry } from './market-universe.ts';
 import { costFor, materializeOpportunity, type Opportunity } from './opportunity.ts';
 import { poolMatchesAssets } from './pool-tokens.ts';
 import type { ScoreContext } from './score-context.ts';
+import { selectTop } from './select-top.ts';
 import { softDiversityTopK } from './soft-diversity.ts';
 import { APPETITE_WEIGHTS, round1, type RiskAppetite } from './weights.ts';
 
@@ -43,18 +44,20 @@ interface Row {
   readonly entry: UniverseEntry;
   readonly composite: number;
   readonly netApy: number | null;
+  /** The sortBy value, computed once per row rather than per comparison. */
+  readonly key: number | null;
 }
 
-function sortValue(row: Row, sortBy: SortBy): number | null {
+function sortValue(entry: UniverseEntry, composite: number, netApy: number | null, sortBy: SortBy): number | null {
   switch (sortBy) {
     case 'risk_adjusted':
-      return row.composite;
+      return composite;
     case 'net_apy':
-      return row.netApy;
+      return netApy;
     case 'gross_apy':
-      return row.entry.apy.total;
+      return entry.apy.total;
     case 'tvl':
-      return row.entry.pool.tvlUsd;
+      return entry.pool.tvlUsd;
   }
 }
 
@@ -65,77 +68,92 @@ function sortValue(row: Row, sortBy: SortBy): number | null {
  */
 export function runListYields(universe: MarketUniverse, q: ListQuery): ListResult {
   const warnings: string[] = [];
-  const chains = new Set(q.chains);
   const protocols = q.protocols ? new Set(q.protocols) : null;
   const ctx: ScoreContext = { horizonDays: q.horizonDays, notionalUsd: q.notionalUsd, sourceChain: q.sourceChain, appetite: q.riskAppetite };
   const w = APPETITE_WEIGHTS[q.riskAppetite];
 
-  // 1–2. Score candidates and reweight by appetite (factors are unchanged; only the blend moves).
-  let rows: Row[] = [];
+  // One pass, no per-candidate allocation except surviving rows: this loop is the whole cost of
+  // a warm list_yields. The stages keep the seed's order — score → appetite → categories →
+  // maxRewardShare → minScore — and each filter only sees rows the previous stage kept.
+  const include = q.categories ? new Set(q.categories) : null;
+  const exclude = q.excludeCategories ? new Set(q.excludeCategories) : null;
+  const max = q.maxRewardShare;
+  const min = q.minScore;
+  const years = q.horizonDays / 365;
+  const costUsdByChain = new Map(q.chains.map((c) => [c, costFor({ chain: c, apy: { total: 0 } } as UniverseEntry, ctx).costUsd]));
+  let candidates = 0;
+  let unknownShare = 0;
+  const rows: Row[] = [];
   for (const entry of universe.entries) {
-    if (!chains.has(entry.chain)) continue;
+    const costUsd = costUsdByChain.get(entry.chain);
+    if (costUsd === undefined) continue;
     if ((entry.pool.tvlUsd ?? 0) < q.minTvlUsd) continue;
     if (protocols && !protocols.has(entry.pool.project)) continue;
     if (q.assets && !poolMatchesAssets(entry.tokens, q.assets)) continue;
-    const cost = costFor(entry, ctx);
+    candidates++;
+    // 1–2. Score and reweight by appetite (factors unchanged; only the blend moves). Same
+    // arithmetic as costNumbers(), inlined to avoid two objects per candidate.
+    const gross = entry.apy.total;
+    let costScore = 0;
+    let netApy: number | null = null;
+    if (gross !== null) {
+      const expectedYieldUsd = q.notionalUsd * (gross / 100) * years;
+      const net = gross - (costUsd / q.notionalUsd / years) * 100;
+      const efficiency = expectedYieldUsd > 0 ? Math.min(100, Math.max(0, 100 * (1 - costUsd / expectedYieldUsd))) : 0;
+      const level = net > 0 ? 100 * (1 - Math.exp(-net / 5)) : 0;
+      costScore = Math.min(100, Math.max(0, 0.5 * efficiency + 0.5 * level));
+      netApy = Math.round(net * 1e4) / 1e4;
+    }
     const blended = round1(
       w.protocolRisk * round1(entry.protocolRisk.score) +
-        w.depegCounterparty * round1(entry.depeg.score) +
-        w.liquidity * round1(entry.liquidity.score) +
-        w.yieldQuality * round1(entry.yieldQuality.score) +
-        w.costAdjusted * round1(cost.score),
+        w.depegCounterparty * round1(entry.depegScore) +
+        w.liquidity * round1(entry.liquidityScore) +
+        w.yieldQuality * round1(entry.yieldQualityScore) +
+        w.costAdjusted * round1(costScore),
     );
     const composite = entry.compositeCap ? Math.min(blended, entry.compositeCap.value) : blended;
-    rows.push({ entry, composite, netApy: cost.netApyPct });
-  }
-  const candidates = rows.length;
-
-  // 3. Category include, then exclude.
-  if (q.categories) {
-    const include = new Set(q.categories);
-    rows = rows.filter((r) => include.has(r.entry.category));
-  }
-  if (q.excludeCategories) {
-    const exclude = new Set(q.excludeCategories);
-    rows = rows.filter((r) => !exclude.has(r.entry.category));
-  }
-
-  // 4. maxRewardShare: an unknown share is excluded, not treated as 0.
-  if (q.maxRewardShare !== null) {
-    const max = q.maxRewardShare;
-    let unknown = 0;
-    rows = rows.filter((r) => {
-      const share = r.entry.apy.rewardShare;
+    // 3. Category include, then exclude.
+    if (include && !include.has(entry.category)) continue;
+    if (exclude && exclude.has(entry.category)) continue;
+    // 4. maxRewardShare: an unknown share is excluded (and counted), not treated as 0.
+    if (max !== null) {
+      const share = entry.apy.rewardShare;
       if (share === null) {
-        unknown++;
-        return false;
+        unknownShare++;
+        continue;
       }
-      return share <= max;
-    });
-    if (unknown > 0) warnings.push(`maxRewardShare: excluded ${unknown} opportunit${unknown === 1 ? 'y' : 'ies'} whose reward share is unknown (not treated as 0)`);
+      if (share > max) continue;
+    }
+    // 5. minScore on the appetite-weighted composite.
+    if (min !== null && composite < min) continue;
+    rows.push({ entry, composite, netApy, key: sortValue(entry, composite, netApy, q.sortBy) });
   }
-
-  // 5. minScore on the appetite-weighted composite.
-  if (q.minScore !== null) {
-    const min = q.minScore;
-    rows = rows.filter((r) => r.composite >= min);
-  }
+  if (unknownShare > 0) warnings.push(`maxRewardShare: excluded ${unknownShare} opportunit${unknownShare === 1 ? 'y' : 'ies'} whose reward share is unknown (not treated as 0)`);
   const matched = rows.length;
+
 
   // 6. Sort; rows without the sort value go last in either direction; ties break on composite, then id.
   const dir = q.sortOrder === 'asc' ? 1 : -1;
-  rows.sort((a, b) => {
-    const va = sortValue(a, q.sortBy);
-    const vb = sortValue(b, q.sortBy);
+  const compare = (a: Row, b: Row) => {
+    const va = a.key;
+    const vb = b.key;
     if (va === null || vb === null) {
       if (va !== vb) return va === null ? 1 : -1;
     } else if (va !== vb) return (va - vb) * dir;
     if (a.composite !== b.composite) return b.composite - a.composite;
-    return a.entry.pool.pool < b.entry.pool.pool ? -1 : 1;
-  });
+    return a.entry.pool.pool < b.entry.pool.pool ? -1 : a.entry.pool.pool > b.entry.pool.pool ? 1 : 0;
+  };
 
-  // 7. Presented top-k.
-  const picked = q.diversity === 'soft' ? softDiversityTopK(rows, q.limit, (r) => r.entry.pool.project) : { rows: rows.slice(0, q.limit), truncatedDueToDiversity: false };
+  // 7. Presented top-k. Only the head of the sorted order is ever shown, so select it rather than
+  // sort everything; widen the window when diversity skips too many rows to fill `limit`.
+  let window = Math.min(rows.length, Math.max(4 * q.limit, 32));
+  let picked: { rows: Row[]; truncatedDueToDiversity: boolean };
+  for (;;) {
+    const head = selectTop(rows, window, compare);
+    picked = q.diversity === 'soft' ? softDiversityTopK(head, q.limit, (r) => r.entry.pool.project) : { rows: head.slice(0, q.limit), truncatedDueToDiversity: false };
+    if (picked.rows.length >= q.limit || window >= rows.length) break;
+    window = Math.min(rows.length, window * 4);
+  }
   const opportunities = picked.rows.map((r) => materializeOpportunity(r.entry, ctx, { includeFactors: q.includeFactors }));
   if (opportunities.length === 0) warnings.push('No opportunities match the requested filters; relax minScore, minTvlUsd, assets, categories or maxRewardShare.');
   return {

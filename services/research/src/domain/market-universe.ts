@@ -3,7 +3,7 @@ import { chainKeyOfPool, type ChainKey } from './chains.ts';
 import { assessDepegCounterparty, type DepegAssessment } from './depeg-counterparty.ts';
 import { scoreLiquidity, type LiquidityResult } from './liquidity.ts';
 import type { PeggedAssetRecord, PoolRecord, ProtocolRecord } from './market-snapshot.ts';
-import { buildPegIndex } from './peg-index.ts';
+import { buildPegIndex, type PegIndex } from './peg-index.ts';
 import { poolTokens } from './pool-tokens.ts';
 import type { ProtocolPrior, ProtocolPriors } from './protocol-priors.ts';
 import { scoreProtocolRisk, type FactorResult } from './protocol-risk.ts';
@@ -26,9 +26,13 @@ export interface UniverseEntry {
   readonly categoryRaw: string | null;
   readonly apy: ApyBreakdown;
   readonly protocolRisk: FactorResult;
-  readonly depeg: DepegAssessment;
-  readonly liquidity: LiquidityResult;
-  readonly yieldQuality: FactorResult;
+  /** Scores only: rationales are rebuilt by `explainEntry` for the few rows an answer returns, to keep a 20k-pool universe small. */
+  readonly depegScore: number;
+  readonly liquidityScore: number;
+  readonly liquidityConfidence: LiquidityResult['confidence'];
+  readonly yieldQualityScore: number;
+  readonly protocolMeta: ProtocolRecord | undefined;
+  readonly pegIndex: PegIndex | null;
   readonly stability: StabilitySignals;
   readonly knownIssues: readonly string[];
   /** Min-cap cascade: a hard ceiling on the composite, whatever the weighted blend says. */
@@ -88,6 +92,7 @@ export function buildMarketUniverse(input: UniverseInputs): MarketUniverse {
     const tokens = poolTokens(pool.symbol);
     const apy = apyBreakdown(pool.apyBase, pool.apyReward, pool.apy);
     const depeg = assessDepegCounterparty(tokens, pegIndex, category === 'rwa');
+    const liquidity = scoreLiquidity(pool, meta, category === 'lending');
     const entry: UniverseEntry = {
       pool,
       chain,
@@ -97,9 +102,12 @@ export function buildMarketUniverse(input: UniverseInputs): MarketUniverse {
       categoryRaw,
       apy,
       protocolRisk,
-      depeg,
-      liquidity: scoreLiquidity(pool, meta, category === 'lending'),
-      yieldQuality: scoreYieldQuality(pool, apy.rewardShare),
+      depegScore: depeg.score,
+      liquidityScore: liquidity.score,
+      liquidityConfidence: liquidity.confidence,
+      yieldQualityScore: scoreYieldQuality(pool, apy.rewardShare).score,
+      protocolMeta: meta,
+      pegIndex,
       stability: stabilitySignals(pool.apyPct1D, meta?.change_1d ?? null),
       knownIssues: prior?.knownIssues ?? [],
       compositeCap: compositeCapOf(pool.outlier === true, depeg.score),
@@ -108,4 +116,19 @@ export function buildMarketUniverse(input: UniverseInputs): MarketUniverse {
     byId.set(pool.pool, entry);
   }
   return { entries, byId, protocols, priors: input.priors, pegsAvailable: pegIndex !== null, protocolsAvailable: input.protocols !== null };
+}
+
+export interface EntryDetails {
+  readonly depeg: DepegAssessment;
+  readonly liquidity: LiquidityResult;
+  readonly yieldQuality: FactorResult;
+}
+
+/** Full factor rationales for one entry (same inputs, same scores as the universe build). */
+export function explainEntry(entry: UniverseEntry): EntryDetails {
+  return {
+    depeg: assessDepegCounterparty(entry.tokens, entry.pegIndex, entry.category === 'rwa'),
+    liquidity: scoreLiquidity(entry.pool, entry.protocolMeta, entry.category === 'lending'),
+    yieldQuality: scoreYieldQuality(entry.pool, entry.apy.rewardShare),
+  };
 }

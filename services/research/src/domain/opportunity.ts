@@ -1,26 +1,31 @@
 import { chainDisplayName, estimateBridgeCostUsd, ROUND_TRIP_GAS_USD } from './chains.ts';
-import { scoreCostAdjusted, type CostResult } from './cost-adjusted.ts';
+import { costNumbers, scoreCostAdjusted, type CostNumbers, type CostResult } from './cost-adjusted.ts';
 import { assessExitRisk } from './exit-risk.ts';
-import type { UniverseEntry } from './market-universe.ts';
+import { explainEntry, type UniverseEntry } from './market-universe.ts';
 import type { ScoreContext } from './score-context.ts';
 import { APPETITE_WEIGHTS, compositeScore, FACTOR_IDS, round1, type FactorId, type FactorScores } from './weights.ts';
 
-export function costFor(entry: UniverseEntry, ctx: ScoreContext): CostResult {
-  return scoreCostAdjusted({
+function costInputs(entry: UniverseEntry, ctx: ScoreContext) {
+  return {
     grossApyPct: entry.apy.total,
     notionalUsd: ctx.notionalUsd,
     horizonDays: ctx.horizonDays,
     gasRoundTripUsd: ROUND_TRIP_GAS_USD[entry.chain],
     bridgeRoundTripUsd: ctx.sourceChain ? estimateBridgeCostUsd(ctx.sourceChain, entry.chain, ctx.notionalUsd) : 0,
-  });
+  };
 }
 
-export function factorScores(entry: UniverseEntry, cost: CostResult): FactorScores {
+/** Hot path (every candidate, every call): numbers only. */
+export function costFor(entry: UniverseEntry, ctx: ScoreContext): CostNumbers {
+  return costNumbers(costInputs(entry, ctx));
+}
+
+export function factorScores(entry: UniverseEntry, cost: CostNumbers): FactorScores {
   return {
     protocolRisk: round1(entry.protocolRisk.score),
-    depegCounterparty: round1(entry.depeg.score),
-    liquidity: round1(entry.liquidity.score),
-    yieldQuality: round1(entry.yieldQuality.score),
+    depegCounterparty: round1(entry.depegScore),
+    liquidity: round1(entry.liquidityScore),
+    yieldQuality: round1(entry.yieldQualityScore),
     costAdjusted: round1(cost.score),
   };
 }
@@ -35,21 +40,22 @@ export interface FactorDetail {
 
 /** The opportunity as every tool returns it (seed `list_yields` fields). */
 export function materializeOpportunity(entry: UniverseEntry, ctx: ScoreContext, options: { includeFactors: boolean; includeFactorDetails?: boolean }) {
-  const cost = costFor(entry, ctx);
+  const cost: CostResult = scoreCostAdjusted(costInputs(entry, ctx));
+  const details = explainEntry(entry);
   const factors = factorScores(entry, cost);
   const blended = compositeScore(factors, ctx.appetite);
   const composite = entry.compositeCap ? Math.min(blended, entry.compositeCap.value) : blended;
-  const exit = assessExitRisk(entry.pool.tvlUsd, entry.liquidity.confidence, ctx.notionalUsd, entry.knownIssues);
-  const warnings = [...(entry.compositeCap && blended > entry.compositeCap.value ? [entry.compositeCap.reason] : []), ...entry.depeg.concerns, ...entry.stability.warnings, ...exit.warnings];
+  const exit = assessExitRisk(entry.pool.tvlUsd, entry.liquidityConfidence, ctx.notionalUsd, entry.knownIssues);
+  const warnings = [...(entry.compositeCap && blended > entry.compositeCap.value ? [entry.compositeCap.reason] : []), ...details.depeg.concerns, ...entry.stability.warnings, ...exit.warnings];
   const weights = APPETITE_WEIGHTS[ctx.appetite];
   const rationales: Record<FactorId, readonly string[]> = {
     protocolRisk: entry.protocolRisk.rationale,
-    depegCounterparty: entry.depeg.coins.map((c) => c.note),
-    liquidity: entry.liquidity.rationale,
-    yieldQuality: entry.yieldQuality.rationale,
+    depegCounterparty: details.depeg.coins.map((c) => c.note),
+    liquidity: details.liquidity.rationale,
+    yieldQuality: details.yieldQuality.rationale,
     costAdjusted: cost.rationale,
   };
-  const details: FactorDetail[] | undefined = options.includeFactorDetails
+  const factorDetails: FactorDetail[] | undefined = options.includeFactorDetails
     ? FACTOR_IDS.map((id) => ({ id, score: factors[id], weight: weights[id], contribution: round1(weights[id] * factors[id]), rationale: rationales[id] }))
     : undefined;
   return {
@@ -70,10 +76,10 @@ export function materializeOpportunity(entry: UniverseEntry, ctx: ScoreContext, 
     tvlChange24hPct: entry.stability.tvlChange24hPct,
     stabilityConfidence: entry.stability.stabilityConfidence,
     scores: { ...factors, compositeRiskAdjusted: composite, ...(options.includeFactors ? { factors: { ...factors } } : {}) },
-    ...(details ? { factors: details } : {}),
+    ...(factorDetails ? { factors: factorDetails } : {}),
     exitRisk: exit.exitRisk,
     exitRiskReason: exit.exitRiskReason,
-    liquidityConfidence: entry.liquidity.confidence,
+    liquidityConfidence: entry.liquidityConfidence,
     costs: { gasRoundTripUsd: ROUND_TRIP_GAS_USD[entry.chain], totalRoundTripUsd: cost.costUsd, horizonDays: ctx.horizonDays, notionalUsd: ctx.notionalUsd, sourceChainKey: ctx.sourceChain },
     warnings,
   };
