@@ -61,6 +61,8 @@ export interface LayoutOptions {
 export const NAV_LINKS: Array<{ path: string; label: string }> = [
   { path: '/keys', label: 'API keys' },
   { path: '/live-money', label: 'Live money' },
+  { path: '/intents', label: 'Intents' },
+  { path: '/wallet', label: 'Wallet' },
   { path: '/approvals', label: 'Approvals' },
   { path: '/gateway/registry', label: 'Gateway' },
   { path: '/connected-apps', label: 'Connected apps' },

@@ -11,6 +11,8 @@ import { gatewayRegistryPageRouter } from './pages/gateway-registry-page.ts';
 import { keysPageRouter } from './pages/keys-page.ts';
 import { liveMoneyPageRouter } from './pages/live-money-page.ts';
 import { loginPage } from './pages/login-page.ts';
+import { intentsPageRouter } from './pages/intents-page.ts';
+import { walletPageRouter } from './pages/wallet-page.ts';
 
 /**
  * The account holder's web app, served on auth's origin. Every page refuses to be framed
@@ -34,6 +36,8 @@ export function createWebAppRouter(deps: { config: Config; accountService: Accou
   router.use(loginPage(deps));
   router.use(keysPageRouter(deps));
   router.use(liveMoneyPageRouter(deps));
+  router.use(intentsPageRouter(deps));
+  router.use(walletPageRouter(deps));
   router.use(approvalsPageRouter(deps));
   router.use(gatewayRegistryPageRouter(deps));
   // The consent page sets its own CSP: its form must be allowed to redirect to the client.

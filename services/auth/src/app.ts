@@ -54,6 +54,7 @@ export async function createAuthService({ config, db, logger }: ServiceDeps): Pr
   app.use(exchangeRouter({ accountService }));
   app.use(liveConnectorRouter({ accountService, authenticateCaller }));
   app.use(oboRouter({ accountService, jwks, issuer: config.issuer }));
+  app.use((await import('./routes/chain-account-activation-route.ts')).chainAccountActivationRouter({ config, accountService, authenticateCaller }));
   app.use(oauthRouter({ config, db: db.db, logger, clients, oauth }));
   app.use(createWebAppRouter({ config, accountService, logger, oauth }));
   app.use(jsonNotFound);
