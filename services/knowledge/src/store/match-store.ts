@@ -77,27 +77,24 @@ export function createMatchStore(handle: DbHandle) {
     const negation = negatable.length
       ? sql`and not exists (select 1 from kb_chunks n where n.document_id = c.document_id and n.tsv @@ (${tsqueryOf(negatable)}))`
       : sql``;
-    const allLexemes = [...new Set(matchable.flatMap((a) => a.lexemes.map((l) => l.lexeme)))];
     // One occurrence = a start position at which every lexeme of an alternative sits at its
-    // offset (stop words leave gaps in positions, as in Postgres phrase search). UNION removes a
-    // start position matched by two alternatives, so OR never double-counts one place.
-    const hits = matchable.map((alt) => {
+    // offset (stop words leave gaps, as in Postgres phrase search). Computed per chunk from its
+    // own tsvector, so the cost is linear in matching chunks; UNION removes a start position
+    // matched by two alternatives, so OR never double-counts one place.
+    const positionsOf = (lexeme: string) =>
+      sql`coalesce((select u.positions from unnest(c.tsv) as u where u.lexeme = ${lexeme}), '{}'::smallint[])`;
+    const starts = matchable.map((alt) => {
       const base = alt.lexemes[0].p;
       const [head, ...rest] = alt.lexemes;
-      const joins = rest.map(
-        (l, i) => sql`join pos ${sql.raw(`b${i}`)} on ${sql.raw(`b${i}`)}.id = a.id and ${sql.raw(`b${i}`)}.lexeme = ${l.lexeme} and ${sql.raw(`b${i}`)}.p = a.p + ${l.p - base}`,
-      );
-      return sql`select a.id, a.document_id, a.room_id, a.p from pos a ${sql.join(joins, sql` `)} where a.lexeme = ${head.lexeme}`;
+      const conditions = rest.map((l) => sql`(s.p + ${l.p - base})::int = any(${positionsOf(l.lexeme)}::int[])`);
+      return sql`select s.p from unnest(${positionsOf(head.lexeme)}) as s(p) ${conditions.length ? sql`where ${sql.join(conditions, sql` and `)}` : sql``}`;
     });
     const counted = sql`
-      with cand as (
-        select c.id, c.document_id, c.room_id, c.tsv from kb_chunks c
-        where c.tsv @@ (${tsqueryOf(matchable.map((a) => a.text))}) and ${scopeSql(scope, sql`c`)} ${negation}
-      ), pos as (
-        select cand.id, cand.document_id, cand.room_id, u.lexeme, p::int as p
-        from cand, unnest(cand.tsv) as u, unnest(u.positions) as p where u.lexeme in ${sqlList(allLexemes)}
-      ), hits as (${sql.join(hits, sql` union `)})
-      select document_id, room_id, count(*)::int as occ from hits group by document_id, room_id`;
+      select c.document_id, c.room_id, sum(x.occ)::int as occ
+      from kb_chunks c
+      cross join lateral (select count(*)::int as occ from (${sql.join(starts, sql` union `)}) as hits) as x
+      where c.tsv @@ (${tsqueryOf(matchable.map((a) => a.text))}) and ${scopeSql(scope, sql`c`)} ${negation}
+      group by c.document_id, c.room_id`;
     return { counted, echo };
   }
 

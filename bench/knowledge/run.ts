@@ -1,0 +1,101 @@
+/**
+ * Knowledge benchmark: ingestion MB/s, then `search` p50/p99 and `count` p50 through the real
+ * tool handlers (scope resolution, SQL, paging, JSON), at each requested corpus size.
+ *
+ *   npx tsx bench/knowledge/run.ts [--docs 1000,10000] [--corpus DIR] [--queries 50]
+ * Runs on PGlite by default; with DATABASE_URL set, on that Postgres (in a fresh schema).
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import postgres from 'postgres';
+import { loadConfig } from '../../shared/config.ts';
+import { openDb } from '../../shared/db/client.ts';
+import { runMigrations } from '../../shared/db/migrate.ts';
+import { createLogger } from '../../shared/log.ts';
+import { createKnowledgeTools } from '../../services/knowledge/src/app.ts';
+import { loadKnowledgeConfig } from '../../services/knowledge/src/config.ts';
+import { createCursorCodec } from '../../services/knowledge/src/domain/cursor.ts';
+import { ingestFile } from '../../services/knowledge/src/ingest/ingest-file.ts';
+import { createKnowledgeStore } from '../../services/knowledge/src/store/knowledge-store.ts';
+import { generateContract, varyText } from './generate-contracts.ts';
+
+const argv = process.argv.slice(2);
+const flag = (name: string) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const sizes = (flag('docs') ?? '1000,10000').split(',').map(Number);
+const corpusDir = flag('corpus');
+const queryCount = Number(flag('queries') ?? 50);
+
+const SEARCH_QUERIES = ['interest rate applicable margin', 'event of default', 'financial statements fiscal year', 'governed by the laws of New York', 'commitments reduced', 'notices address schedule'];
+const COUNT_QUERIES: Array<[string, string]> = [['Borrower', 'exact'], ['Applicable Margin', 'exact'], ['event of default', 'phrase'], ['guarantor', 'phrase'], ['2.5', 'exact'], ['Delaware', 'exact']];
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+
+async function main() {
+  const base = loadConfig(process.env);
+  const schema = base.databaseUrl ? `bench_kb_${randomBytes(4).toString('hex')}` : undefined;
+  const db = await openDb({ databaseUrl: base.databaseUrl, databaseSchema: schema, dataDir: base.dataDir }, { inMemory: true });
+  await runMigrations(db);
+  const store = createKnowledgeStore(db);
+  const knowledge = loadKnowledgeConfig({});
+  const logger = createLogger('silent');
+  const tools = new Map(
+    createKnowledgeTools({ config: base, knowledge, store, cursors: createCursorCodec(knowledge.cursorSecret), logger, fetch, background: new Set() }).map((t) => [t.name, t]),
+  );
+  const userId = randomUUID();
+  const ctx = { session: { subject: userId, kind: 'connector', chainId: null, audience: '', scopes: [], expiresAt: 0, sessionToken: '' }, requestId: 'bench', signal: new AbortController().signal } as const;
+  const room = await store.rooms.ensureRoom('bench', userId);
+  const real = corpusDir ? readdirSync(corpusDir).filter((f) => /\.(txt|md|html?)$/i.test(f)).map((f) => readFileSync(join(corpusDir, f), 'utf8')) : [];
+
+  const rows: string[] = [];
+  let ingested = 0;
+  for (const target of sizes) {
+    let bytes = 0;
+    const t0 = performance.now();
+    for (let i = ingested; i < target; i++) {
+      const text = real.length ? varyText(real[i % real.length], i) : generateContract(i);
+      const buf = Buffer.from(text, 'utf8');
+      bytes += buf.length;
+      await ingestFile(store, { roomId: room.id, userId, name: `doc-${i}.txt`, bytes: buf });
+      if (i % 500 === 0) process.stderr.write(`\ringested ${i}/${target}`);
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    process.stderr.write('\n');
+    ingested = target;
+
+    const time = async (name: string, args: Record<string, unknown>) => {
+      const t = performance.now();
+      const r = await tools.get(name)!.handler(args as never, ctx as never);
+      if (r.isError) throw new Error(`${name} failed: ${JSON.stringify(r.content)}`);
+      return performance.now() - t;
+    };
+    for (const q of SEARCH_QUERIES) await time('search', { query: q }); // warm caches
+    const search: number[] = [];
+    const count: number[] = [];
+    for (let i = 0; i < queryCount; i++) search.push(await time('search', { query: SEARCH_QUERIES[i % SEARCH_QUERIES.length] }));
+    for (let i = 0; i < queryCount; i++) {
+      const [query, mode] = COUNT_QUERIES[i % COUNT_QUERIES.length];
+      count.push(await time('count', { query, mode }));
+    }
+    rows.push(
+      `| ${db.kind} | ${target} | ${corpusDir ? 'corpus' : 'generated'} | ${(bytes / 1_048_576 / seconds).toFixed(2)} | ${pct(search, 50).toFixed(1)} | ${pct(search, 99).toFixed(1)} | ${pct(count, 50).toFixed(1)} | ${pct(count, 99).toFixed(1)} |`,
+    );
+  }
+  console.log('| db | documents | text | ingest MB/s | search p50 ms | search p99 ms | count p50 ms | count p99 ms |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+  for (const r of rows) console.log(r);
+  await db.close();
+  if (base.databaseUrl && schema) {
+    const admin = postgres(base.databaseUrl, { onnotice: () => {}, max: 1 });
+    await admin.unsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await admin.end();
+  }
+}
+
+await main();
