@@ -5,7 +5,7 @@ import { runMigrations } from '../shared/db/migrate.ts';
 import { createLogger } from '../shared/log.ts';
 import type { BuiltService } from '../shared/service.ts';
 import { DEMO_USER, seedDemoUser } from './auth/src/demo-user.ts';
-import { resolveServiceNames, SERVICE_FACTORIES } from './service-registry.ts';
+import { resolveServiceNames, SERVICE_FACTORIES, SERVICE_MODULES } from './service-registry.ts';
 
 /**
  * `npm start` runs every service in one process on the embedded database; `npm start -- research`
@@ -15,8 +15,14 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const logger = createLogger(config.logLevel);
   const names = resolveServiceNames(process.argv.slice(2), SERVICE_NAMES);
-  const db = await openDb(config);
-  await runMigrations(db);
+  // Loading the services' code overlaps with opening and migrating the database.
+  const [db] = await Promise.all([
+    openDb(config).then(async (handle) => {
+      await runMigrations(handle);
+      return handle;
+    }),
+    ...names.map((name) => SERVICE_MODULES[name]()),
+  ]);
   const deps = { config, db, logger };
 
   const built: Array<{ name: string; service: BuiltService; server: Server }> = [];
@@ -27,9 +33,10 @@ async function main(): Promise<void> {
       const s = service.app.listen(endpoint.port, config.host, () => resolve(s));
       s.once('error', reject);
     });
-    await service.start?.();
     built.push({ name, service, server });
   }
+  // Background work (refresh loops, the settlement worker) starts once everything listens.
+  await Promise.all(built.map(({ service }) => service.start?.()));
 
   const seeded = names.includes('auth') && config.seedDemoUser ? await seedDemoUser(db.db, config) : false;
 

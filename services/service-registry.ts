@@ -2,16 +2,26 @@ import type { ServiceName } from '../shared/config.ts';
 import type { BuiltService, ServiceDeps } from '../shared/service.ts';
 
 /**
- * How each service is built. Imports are lazy so `npm start -- research` loads only research.
+ * Each service's module, loaded lazily so `npm start -- research` loads only research.
  * This file and `main.ts` are the only places that know every service.
  */
+export const SERVICE_MODULES = {
+  auth: () => import('./auth/src/app.ts'),
+  research: () => import('./research/src/app.ts'),
+  knowledge: () => import('./knowledge/src/app.ts'),
+  'payments-test': () => import('./payments/src/app.ts'),
+  'payments-live': () => import('./payments/src/app.ts'),
+  gateway: () => import('./gateway/src/app.ts'),
+} satisfies Record<ServiceName, () => Promise<unknown>>;
+
+/** How each service is built from its module. */
 export const SERVICE_FACTORIES: Record<ServiceName, (deps: ServiceDeps) => Promise<BuiltService>> = {
-  auth: async (deps) => (await import('./auth/src/app.ts')).createAuthService(deps),
-  research: async (deps) => (await import('./research/src/app.ts')).createResearchService(deps),
-  knowledge: async (deps) => (await import('./knowledge/src/app.ts')).createKnowledgeService(deps),
-  'payments-test': async (deps) => (await import('./payments/src/app.ts')).createPaymentsService(deps, 'test'),
-  'payments-live': async (deps) => (await import('./payments/src/app.ts')).createPaymentsService(deps, 'live'),
-  gateway: async (deps) => (await import('./gateway/src/app.ts')).createGatewayService(deps),
+  auth: async (deps) => (await SERVICE_MODULES.auth()).createAuthService(deps),
+  research: async (deps) => (await SERVICE_MODULES.research()).createResearchService(deps),
+  knowledge: async (deps) => (await SERVICE_MODULES.knowledge()).createKnowledgeService(deps),
+  'payments-test': async (deps) => (await SERVICE_MODULES['payments-test']()).createPaymentsService(deps, 'test'),
+  'payments-live': async (deps) => (await SERVICE_MODULES['payments-live']()).createPaymentsService(deps, 'live'),
+  gateway: async (deps) => (await SERVICE_MODULES.gateway()).createGatewayService(deps),
 };
 
 /** `payments` is shorthand for both chain hosts. */
