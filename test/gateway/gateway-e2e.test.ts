@@ -74,7 +74,7 @@ beforeAll(async () => {
   aliceId = user.id;
   aliceKey = (await stack.createKey('alice@example.com')).api_key;
   alice = await stack.mcpClient('gateway', aliceKey);
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await alice?.close();

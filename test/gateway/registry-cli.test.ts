@@ -17,7 +17,7 @@ beforeAll(async () => {
   const stdout = new PassThrough();
   stdout.on('data', (c) => (out += String(c)));
   deps = { config: loadConfig({}), logger: createLogger('silent'), openDb: async () => Object.assign(Object.create(db), { close: async () => {} }), stdout, stderr: new PassThrough() };
-});
+}, 180_000);
 afterAll(async () => db?.close());
 
 describe('gatehouse registry (CLI)', () => {
