@@ -6,7 +6,7 @@ import { isPublicAddress } from '../../services/auth/src/oauth/public-address.ts
 import { loadConfig } from '../../shared/config.ts';
 import { createLogger } from '../../shared/log.ts';
 import { startStack, type Stack } from '../support/stack.ts';
-import { claudeAiDocument, startDocumentHost } from './support/metadata-document-host.ts';
+import { claudeAiDocument, startDocumentHost, type Route } from './support/metadata-document-host.ts';
 import { authorizeUrl, countRows, pkcePair, TestBrowser, tokenRequest } from './support/oauth-test-kit.ts';
 
 // Each file starts its own stack (PGlite + migrations); slow under a loaded machine.
@@ -62,7 +62,7 @@ describe('isPublicAddress (SSRF)', () => {
 describe('Fetching a metadata document (size cap, timeout, no redirects, public addresses only)', () => {
   let host: Awaited<ReturnType<typeof startDocumentHost>>;
   beforeAll(async () => {
-    host = await startDocumentHost((path) => {
+    host = await startDocumentHost((path): ReturnType<Route> => {
       if (path === '/ok') return { body: JSON.stringify({ ok: true }), headers: { 'cache-control': 'max-age=60' } };
       if (path === '/big') return { body: JSON.stringify({ pad: 'x'.repeat(6000) }) };
       if (path === '/redirect') return { status: 302, headers: { location: '/ok' } };

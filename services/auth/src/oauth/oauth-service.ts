@@ -66,6 +66,9 @@ export function createOAuthService(deps: {
   const oauth = config.oauth;
   const now = deps.now ?? Date.now;
   const resources = listProtectedResources(config);
+  // Expired rows are swept opportunistically, at most every ten minutes, when a flow starts.
+  const PURGE_INTERVAL_MS = 10 * 60 * 1000;
+  let lastPurgeMs = 0;
   const accountLimiter = new FixedWindowLimiter(oauth.rateLimit.tokenPerAccount, oauth.rateLimit.windowSeconds * 1000, now);
 
   function limitAccount(userId: string): void {
@@ -117,11 +120,15 @@ export function createOAuthService(deps: {
     }
   }
 
-  return {
+  const service = {
     resources,
 
     /** Stores a validated authorization request; the returned id is the consent page's handle. */
     async createConsentRequest(request: Omit<ConsentRequest, 'expiresAt'>): Promise<string> {
+      if (now() - lastPurgeMs > PURGE_INTERVAL_MS) {
+        lastPurgeMs = now();
+        await service.purgeExpired();
+      }
       const id = generateOpaqueToken();
       await insertConsentRequest(db, hashOpaqueToken(id), { ...request, expiresAt: new Date(now() + oauth.consentTtlSeconds * 1000) });
       return id;
@@ -292,6 +299,7 @@ export function createOAuthService(deps: {
       return { consentRequests: await purgeExpiredConsentRequests(db, at), ...(await purgeExpiredGrants(db, at)) };
     },
   };
+  return service;
 }
 
 export type OAuthService = ReturnType<typeof createOAuthService>;

@@ -78,7 +78,7 @@ export const webSessions = pgTable(
 
 // ─── OAuth 2.1 authorization server (issue 3) ───────────────────────────────────────────────
 // Every bearer value (codes, refresh tokens, access-token identifiers, client secrets and
-// consent-transaction ids) is stored only as a SHA-256; see services/auth/src/store/README.md.
+// consent-transaction ids) is stored only as a SHA-256; docs/oauth.md §Storage lists each table.
 
 /**
  * Dynamically registered clients (RFC 7591). Client ID Metadata Document clients are not stored:
