@@ -93,6 +93,7 @@ describe('settlement worker (seed 001 "Propose → confirm → settle")', () => 
 
   it('a worker killed between submitted and completed: on restart the intent completes once', async () => {
     const [a, b] = users;
+    await fundWallet(db.db, { userId: a!.id, chainId: '153', asset: 'USDC', amount: '10' });
     const id = await proposeApproved('send', a!, { asset_id: '153-usdc', amount_units: '1000000', to_wallet_id: b!.walletId });
     const killed = createSettlementWorker({ handle: db, config, logger, dangerouslyStopAfterSubmitted: true });
     await killed.runOnce();
