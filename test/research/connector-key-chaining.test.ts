@@ -19,7 +19,8 @@ beforeAll(async () => {
   await stack.createUser({ email: 'researcher@example.com' });
   const { api_key } = await stack.createKey('researcher@example.com', { kind: 'connector' });
   client = await stack.mcpClient('research', api_key);
-});
+  // PGlite start plus every service's migrations: slow on a loaded 2-core machine.
+}, 180_000);
 afterAll(async () => {
   await client?.close();
   await stack?.close();

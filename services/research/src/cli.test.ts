@@ -43,7 +43,8 @@ beforeAll(async () => {
   await writeFile(join(dir, 'stablecoins.json'), JSON.stringify({ _meta: { scrapedAt: '2026-09-02T11:30:00Z' }, ...fixtureStablecoins() }));
   await writeFile(join(dir, 'protocols.json'), JSON.stringify(fixtureProtocols()));
   await writeFile(join(dir, 'broken.json'), '{"status":"success","data":"nope"}');
-});
+  // PGlite start plus every service's migrations: slow on a loaded 2-core machine.
+}, 180_000);
 afterAll(async () => {
   await db.close();
 });

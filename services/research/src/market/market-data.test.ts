@@ -17,7 +17,8 @@ const advance = (s: number) => {
 beforeAll(async () => {
   db = await openTestDb();
   fake = await startFakeDefillama();
-});
+  // PGlite start plus every service's migrations: slow on a loaded 2-core machine.
+}, 180_000);
 afterAll(async () => {
   await fake.close();
   await db.close();

@@ -5,7 +5,8 @@ import { startResearchHarness, type ResearchHarness } from '../testing/research-
 let h: ResearchHarness;
 beforeAll(async () => {
   h = await startResearchHarness();
-});
+  // PGlite start plus every service's migrations: slow on a loaded 2-core machine.
+}, 180_000);
 afterAll(async () => {
   await h.close();
 });
