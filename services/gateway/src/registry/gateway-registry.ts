@@ -9,6 +9,9 @@ import type { OboTokenSource } from '../upstream/obo-token-source.ts';
 import { UpstreamConnection } from '../upstream/upstream-connection.ts';
 import { buildToolCatalog, type ToolCatalog } from './tool-catalog.ts';
 
+/** How long after a failed discovery the gateway waits before trying that upstream again. */
+export const DISCOVERY_RETRY_MS = 30_000;
+
 export interface GatewayRegistryOptions {
   readonly db: DbHandle;
   readonly logger: Logger;
@@ -35,6 +38,8 @@ export class GatewayRegistry {
   private readonly connections = new Map<string, UpstreamConnection>();
   private readonly breakers = new Map<string, BreakerState>();
   private readonly discovering = new Map<string, Promise<void>>();
+  /** When discovery last failed here, per upstream: retries wait `DISCOVERY_RETRY_MS` and never block a caller. */
+  private readonly discoveryFailedAtMs = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private unlisten: (() => Promise<void>) | undefined;
   private readonly now: () => number;
@@ -108,6 +113,10 @@ export class GatewayRegistry {
   }
 
   private needsDiscovery(u: UpstreamRow): boolean {
+    const failedAtMs = this.discoveryFailedAtMs.get(u.name);
+    // Back off after a failure (a server that is down is not re-dialled on every call), unless
+    // someone asked for a refresh since.
+    if (failedAtMs !== undefined && this.now() - failedAtMs < DISCOVERY_RETRY_MS && !(u.refreshRequestedAt && u.refreshRequestedAt.getTime() > failedAtMs)) return false;
     if (!u.discoveredAt) return true;
     if (u.refreshRequestedAt) return true;
     return this.now() - u.discoveredAt.getTime() > this.options.refreshIntervalMs;
@@ -125,7 +134,9 @@ export class GatewayRegistry {
         const outcome = await applyDiscoveredTools(this.options.db, upstream, tools);
         if (outcome.quarantined.length) this.options.logger.warn({ upstream: upstream.name, tools: outcome.quarantined }, 'tool definitions changed: quarantined until an admin approves');
         await recordDiscovery(this.options.db, upstream.name, { error: null, requestedBefore });
+        this.discoveryFailedAtMs.delete(upstream.name);
       } catch (err) {
+        this.discoveryFailedAtMs.set(upstream.name, this.now());
         this.options.logger.warn({ upstream: upstream.name, err: (err as Error).message }, 'upstream discovery failed');
         await recordDiscovery(this.options.db, upstream.name, { error: (err as Error).message.slice(0, 500), requestedBefore }).catch(() => {});
       }
@@ -136,15 +147,18 @@ export class GatewayRegistry {
   }
 
   /**
-   * Called on a caller's request: upstreams that were never discovered are discovered now (the
-   * caller waits, bounded by the upstream's timeout); stale ones are refreshed in the background.
+   * Called on a caller's request: upstreams never discovered are discovered now with this
+   * caller's credential (the caller waits, bounded by the upstream's timeout, but only for the
+   * first attempt in this process); stale ones, and retries after a failure, run in the
+   * background, so a server that is down costs callers nothing after the first try.
    */
   async ensureDiscovered(session: Session): Promise<void> {
     const waits: Promise<void>[] = [];
     for (const u of this.snapshot.upstreams.values()) {
       if (!this.needsDiscovery(u)) continue;
+      const firstAttempt = !u.discoveredAt && !this.discoveryFailedAtMs.has(u.name);
       const p = this.discover(u, session);
-      if (!u.discoveredAt) waits.push(p);
+      if (firstAttempt) waits.push(p);
     }
     if (waits.length) await Promise.all(waits);
   }
