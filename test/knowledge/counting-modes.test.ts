@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startKnowledgeHarness, type KnowledgeCaller } from './support/knowledge-harness.ts';
 
+// PGlite start-up plus migrations can exceed vitest's 60 s hook limit on a loaded 2-core machine.
+const SETUP_TIMEOUT_MS = 240_000;
+
 // A corpus with known traps: a stemmed variant (borrowed/borrowing), a substring inside a longer
 // word (Co-Borrower, borrowing), a two-word phrase across a hard line break and across a
 // non-breaking space, clause numbers that prefix each other, a CUSIP and a near-miss of it.
@@ -61,8 +64,8 @@ describe('count / enumerate modes (seed 001, "Counted answers")', () => {
     const room = await h.store.rooms.ensureRoom('deals', alice.userId);
     roomId = room.id;
     for (const [i, raw] of RAW.entries()) await h.ingestText(roomId, alice.userId, `doc-${i}.txt`, raw);
-  });
-  afterAll(() => h?.close());
+  }, SETUP_TIMEOUT_MS);
+  afterAll(() => h?.close(), SETUP_TIMEOUT_MS);
 
   it.each([
     ['Borrower'],

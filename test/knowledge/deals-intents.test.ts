@@ -4,6 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorText, startKnowledgeHarness, type KnowledgeCaller } from './support/knowledge-harness.ts';
 
+// PGlite start-up plus migrations can exceed vitest's 60 s hook limit on a loaded 2-core machine.
+const SETUP_TIMEOUT_MS = 240_000;
+
 interface Seen {
   obo: Array<Record<string, unknown>>;
   intents: Array<{ url: string; authorization: string | undefined }>;
@@ -50,11 +53,11 @@ describe('deal_list / deal_get / intent_status (seed 001, "Deals and intents")',
     bob = await h.caller();
     dealId = await h.store.deals.create({ title: 'Acme bridge loan', status: 'open', parties: [{ userId: alice.userId, role: 'lender' }] });
     await h.store.deals.create({ title: 'Other deal', status: 'open', parties: [{ userId: bob.userId, role: 'borrower' }] });
-  });
+  }, SETUP_TIMEOUT_MS);
   afterAll(async () => {
     await h?.close();
     await fakes?.close();
-  });
+  }, SETUP_TIMEOUT_MS);
 
   it('deal_list and deal_get show only deals the caller is party to', async () => {
     const list = await alice.json('deal_list', {});
@@ -102,5 +105,5 @@ describe('deal_list / deal_get / intent_status (seed 001, "Deals and intents")',
     } finally {
       await h2.close();
     }
-  });
+  }, SETUP_TIMEOUT_MS);
 });

@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeDocx, makePdf } from './support/make-fixtures.ts';
 import { startKnowledgeHarness, type KnowledgeCaller } from './support/knowledge-harness.ts';
 
+// PGlite start-up plus migrations can exceed vitest's 60 s hook limit on a loaded 2-core machine.
+const SETUP_TIMEOUT_MS = 240_000;
+
 describe('ingestFile: formats (plain text, Markdown, HTML, PDF, DOCX, image)', () => {
   let h: Awaited<ReturnType<typeof startKnowledgeHarness>>;
   let alice: KnowledgeCaller;
@@ -11,8 +14,8 @@ describe('ingestFile: formats (plain text, Markdown, HTML, PDF, DOCX, image)', (
     h = await startKnowledgeHarness();
     alice = await h.caller();
     roomId = (await h.store.rooms.ensureRoom('formats', alice.userId)).id;
-  });
-  afterAll(() => h?.close());
+  }, SETUP_TIMEOUT_MS);
+  afterAll(() => h?.close(), SETUP_TIMEOUT_MS);
 
   it('a generated PDF is parsed, indexed and counted', async () => {
     const pdf = makePdf(['FACILITY AGREEMENT', 'The Guarantor guarantees the Obligations.', 'The Guarantor is Pdfco Inc.']);

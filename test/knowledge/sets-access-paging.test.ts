@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorText, startKnowledgeHarness, type KnowledgeCaller } from './support/knowledge-harness.ts';
 
+// PGlite start-up plus migrations can exceed vitest's 60 s hook limit on a loaded 2-core machine.
+const SETUP_TIMEOUT_MS = 240_000;
+
 async function waitForSet(caller: KnowledgeCaller, jobId: string) {
   for (let i = 0; i < 100; i++) {
     const status = await caller.json('set_status', { job_id: jobId });
@@ -29,8 +32,8 @@ describe('frozen sets, access and paging (seed 001)', () => {
     await h.ingestText(aliceRoom, alice.userId, 'a2.txt', 'The Borrower and the Lender agree. Borrower again.');
     await h.ingestText(aliceRoom, alice.userId, 'a3.txt', 'Nothing about the obligor here.');
     await h.ingestText(bobRoom, bob.userId, 'b1.txt', 'Bob private: the Borrower is Bobco LLC.');
-  });
-  afterAll(() => h?.close());
+  }, SETUP_TIMEOUT_MS);
+  afterAll(() => h?.close(), SETUP_TIMEOUT_MS);
 
   describe('freeze_set / set_status / get_set / count_in_set', () => {
     it('a frozen set stays the same after more documents are ingested, and count_in_set answers from it', async () => {
@@ -119,7 +122,7 @@ describe('frozen sets, access and paging (seed 001)', () => {
   describe('paging: limit, cursor, truncation', () => {
     beforeAll(async () => {
       for (let i = 0; i < 105; i++) await h.store.rooms.ensureRoom(`room-${String(i).padStart(3, '0')}`, bob.userId);
-    });
+    }, SETUP_TIMEOUT_MS);
 
     it('a non-integer limit such as "12" is refused, not defaulted', async () => {
       for (const tool of ['rooms', 'files', 'search', 'enumerate']) {
