@@ -3,13 +3,21 @@
  * directly to the upstream — same tool, same machine, one run — uncached and cached; then
  * `search_tools` ranking p95 over 5,000 generated tools, and firewall results/s.
  *
- *   npx tsx bench/gateway/run.ts            (PGlite)   DURATION_MS=5000 CONCURRENCY=16
+ * The upstream runs in its own process (as it would in any deployment); auth, the gateway and
+ * the load generator share this one. Direct and routed runs alternate (ROUNDS, default 2) and
+ * the table reports the median of each, so a burst of load from elsewhere on the machine does
+ * not land on one side only.
+ *
+ *   npm run bench -- gateway      (PGlite; DATABASE_URL=postgres://… for Postgres)
+ *   DURATION_MS=5000 CONCURRENCY=16 ROUNDS=2
  */
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startStack } from '../../test/support/stack.ts';
-import { startFakeUpstream } from '../../test/gateway/fake-upstream.ts';
 import type { GatewayService } from '../../services/gateway/src/app.ts';
 import { upsertUpstream } from '../../services/gateway/src/store/upstream-store.ts';
 import { buildSearchIndex, rankDocuments } from '../../services/gateway/src/domain/tool-ranking.ts';
@@ -18,6 +26,21 @@ import { FIXTURE_CATALOG, GOLDEN_QUERIES } from '../../services/gateway/src/doma
 
 const DURATION_MS = Number(process.env.DURATION_MS ?? 5000);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 16);
+const ROUNDS = Number(process.env.ROUNDS ?? 2);
+
+async function startUpstreamProcess(): Promise<{ url: string; stop(): void }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./upstream-process.ts', import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`upstream process exited (${code})`)));
+  });
+  return { url: (JSON.parse(line) as { url: string }).url, stop: () => child.kill('SIGTERM') };
+}
+
+function median(runs: Run[]): Run {
+  const sorted = [...runs].sort((a, b) => a.rps - b.rps);
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+}
 
 interface Run {
   rps: number;
@@ -58,7 +81,7 @@ async function main() {
   writeFileSync(join(dir, 'gateway.config.json'), JSON.stringify({ upstreams: [] }));
   process.env.GATEWAY_CONFIG = join(dir, 'gateway.config.json');
   const stack = await startStack({ services: ['gateway'] });
-  const upstream = await startFakeUpstream();
+  const upstream = await startUpstreamProcess();
   await upsertUpstream(stack.db, { name: 'ext', url: upstream.url, prefix: 'ext', categories: ['defi'], tier: 'standard', costMicroUsdc: 5000, timeoutMs: 30000, maxConcurrent: 64, cacheTtls: { list_yields: 300 }, auth: { kind: 'none' }, autoApprove: [], source: 'cli' });
   await (stack.services.gateway as GatewayService).registry.refreshDue();
   await stack.createUser({ email: 'bench@example.com' });
@@ -70,11 +93,14 @@ async function main() {
   await load(upstream.url, {}, call('read_note', {}));
   await load(gw, auth, call('invoke_tool', { tool: 'ext_read_note', arguments: {} }));
 
-  const direct = await load(upstream.url, {}, call('read_note', {}));
-  const routed = await load(gw, auth, call('invoke_tool', { tool: 'ext_read_note', arguments: {} }));
-  const directCached = await load(upstream.url, {}, call('list_yields', { chain: 'base' }));
-  const routedCached = await load(gw, auth, call('invoke_tool', { tool: 'ext_list_yields', arguments: { chain: 'base' } }));
-  upstream.state.calls.length = 0;
+  const runs = { direct: [] as Run[], routed: [] as Run[], directCached: [] as Run[], routedCached: [] as Run[] };
+  for (let r = 0; r < ROUNDS; r++) {
+    runs.direct.push(await load(upstream.url, {}, call('read_note', {})));
+    runs.routed.push(await load(gw, auth, call('invoke_tool', { tool: 'ext_read_note', arguments: {} })));
+    runs.directCached.push(await load(upstream.url, {}, call('list_yields', { chain: 'base' })));
+    runs.routedCached.push(await load(gw, auth, call('invoke_tool', { tool: 'ext_list_yields', arguments: { chain: 'base' } })));
+  }
+  const [direct, routed, directCached, routedCached] = [median(runs.direct), median(runs.routed), median(runs.directCached), median(runs.routedCached)];
 
   // search_tools ranking over 5,000 generated tools.
   const generated = Array.from({ length: 5000 }, (_, i) => {
@@ -101,14 +127,14 @@ async function main() {
 
   const row = (label: string, d: Run, g: Run) =>
     `| ${label} | ${d.rps.toFixed(0)} | ${g.rps.toFixed(0)} | ${(g.rps / d.rps).toFixed(2)} | ${d.p50.toFixed(2)} / ${d.p99.toFixed(2)} | ${g.p50.toFixed(2)} / ${g.p99.toFixed(2)} | ${(g.p50 - d.p50).toFixed(2)} / ${(g.p99 - d.p99).toFixed(2)} | ${d.errors + g.errors} |`;
-  console.log(`\nGateway benchmark — concurrency ${CONCURRENCY}, ${DURATION_MS} ms per run, ${stack.db.kind}\n`);
+  console.log(`\nGateway benchmark — concurrency ${CONCURRENCY}, ${DURATION_MS} ms per run, median of ${ROUNDS} alternating rounds, ${stack.db.kind}, upstream in its own process\n`);
   console.log('| call | direct req/s | gateway req/s | ratio | direct p50/p99 ms | gateway p50/p99 ms | added p50/p99 ms | errors |');
   console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
   console.log(row('uncached (read_note)', direct, routed));
   console.log(row('cached (list_yields)', directCached, routedCached));
   console.log(`\nsearch_tools ranking over 5,000 tools: index build ${buildMs.toFixed(0)} ms; p50 ${pct(searchTimes, 50).toFixed(2)} ms, p95 ${pct(searchTimes, 95).toFixed(2)} ms (${searchTimes.length} queries)`);
   console.log(`firewall: ${(fwN / fwSeconds).toFixed(0)} results/s (${((fwSeconds / fwN) * 1000).toFixed(3)} ms per ${JSON.stringify(typical).length}-byte result)`);
-  await upstream.close();
+  upstream.stop();
   await stack.close();
   process.exit(0);
 }
