@@ -204,6 +204,26 @@ describe('Consent page (AS-21)', () => {
     expect(await countRows(stack, 'oauth_grants')).toBe(grants);
   });
 
+  it('an expired transaction gets 400 on both the page and the form, and creates no grant', async () => {
+    const opened = await browser.openAuthorization(authorizeUrl(stack, valid()));
+    const { sql } = await import('drizzle-orm');
+    await stack.db.rows(sql`update oauth_consent_requests set expires_at = now() - interval '1 second'`);
+    expect((await browser.get(`/oauth/consent?request=${opened.requestId}`)).status).toBe(400);
+    const grants = await countRows(stack, 'oauth_grants');
+    const res = await browser.decide(opened.requestId!, opened.csrf!, 'approve');
+    expect(res.status).toBe(400);
+    expect(res.headers.get('location')).toBeNull();
+    expect(await countRows(stack, 'oauth_grants')).toBe(grants);
+  });
+
+  it('a hostile client name is shown inert (AS-26)', async () => {
+    const hostile = await registerPublicClient(stack, ['http://127.0.0.1/callback'], { client_name: '<img src=x onerror=alert(1)>"Evil' });
+    const opened = await browser.openAuthorization(authorizeUrl(stack, valid({ client_id: hostile, redirect_uri: 'http://127.0.0.1:7/callback' })));
+    expect(opened.status).toBe(200);
+    expect(opened.page).not.toContain('<img src=x');
+    expect(opened.page).toContain('&lt;img src=x onerror=alert(1)&gt;&quot;Evil');
+  });
+
   it('an unknown transaction gets 400', async () => {
     const opened = await browser.openAuthorization(authorizeUrl(stack, valid()));
     const res = await browser.decide('made-up', opened.csrf!, 'approve');
