@@ -18,7 +18,7 @@ beforeAll(async () => {
   alice = await person(stack, 'alice@example.com', { fund: { USDC: '100' } });
   bob = await person(stack, 'bob@example.com');
   await addContact(stack, alice, bob);
-});
+}, 180_000);
 afterAll(async () => stack?.close());
 
 async function rpc(url: string, bearer: string, name: string, args: unknown) {

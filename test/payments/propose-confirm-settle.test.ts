@@ -13,7 +13,7 @@ beforeAll(async () => {
   bob = await person(stack, 'bob@example.com', { fund: { USDC: '50' } });
   await addContact(stack, alice, bob);
   await addContact(stack, bob, alice);
-});
+}, 180_000);
 afterAll(async () => stack?.close());
 
 describe('propose → confirm → settle (seed 001)', () => {

@@ -23,7 +23,7 @@ beforeAll(async () => {
     await fundWallet(db.db, { userId: id, chainId: '153', asset: 'TCN30', amount: '200' });
     users.push({ id, walletId: wallet.id });
   }
-});
+}, 180_000);
 afterAll(async () => db?.close());
 
 async function proposeApproved(kind: string, actor: { id: string; walletId: string }, args: Record<string, unknown>): Promise<string> {
