@@ -9,7 +9,7 @@
  * not land on one side only.
  *
  *   npm run bench -- gateway      (PGlite; DATABASE_URL=postgres://… for Postgres)
- *   DURATION_MS=5000 CONCURRENCY=16 ROUNDS=2
+ *   DURATION_MS=5000 CONCURRENCY=16 ROUNDS=2 [UPSTREAM_IN_PROCESS=1]
  */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -29,6 +29,12 @@ const CONCURRENCY = Number(process.env.CONCURRENCY ?? 16);
 const ROUNDS = Number(process.env.ROUNDS ?? 2);
 
 async function startUpstreamProcess(): Promise<{ url: string; stop(): void }> {
+  if (process.env.UPSTREAM_IN_PROCESS === '1') {
+    // The previous layout (upstream in this process), kept for comparison with older figures.
+    const { startFakeUpstream } = await import('../../test/gateway/fake-upstream.ts');
+    const inline = await startFakeUpstream();
+    return { url: inline.url, stop: () => void inline.close() };
+  }
   const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./upstream-process.ts', import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
@@ -127,7 +133,7 @@ async function main() {
 
   const row = (label: string, d: Run, g: Run) =>
     `| ${label} | ${d.rps.toFixed(0)} | ${g.rps.toFixed(0)} | ${(g.rps / d.rps).toFixed(2)} | ${d.p50.toFixed(2)} / ${d.p99.toFixed(2)} | ${g.p50.toFixed(2)} / ${g.p99.toFixed(2)} | ${(g.p50 - d.p50).toFixed(2)} / ${(g.p99 - d.p99).toFixed(2)} | ${d.errors + g.errors} |`;
-  console.log(`\nGateway benchmark — concurrency ${CONCURRENCY}, ${DURATION_MS} ms per run, median of ${ROUNDS} alternating rounds, ${stack.db.kind}, upstream in its own process\n`);
+  console.log(`\nGateway benchmark — concurrency ${CONCURRENCY}, ${DURATION_MS} ms per run, median of ${ROUNDS} alternating rounds, ${stack.db.kind}, ${process.env.UPSTREAM_IN_PROCESS === '1' ? 'upstream in this process' : 'upstream in its own process'}\n`);
   console.log('| call | direct req/s | gateway req/s | ratio | direct p50/p99 ms | gateway p50/p99 ms | added p50/p99 ms | errors |');
   console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
   console.log(row('uncached (read_note)', direct, routed));
