@@ -23,8 +23,8 @@ export interface Person {
 }
 
 /** A person with a test-chain wallet, optional funds, and a connector key bound to 153. */
-export async function person(stack: Stack, email: string, opts: { fund?: Record<string, string>; wallet?: boolean } = {}): Promise<Person> {
-  const user = await stack.createUser({ email });
+export async function person(stack: Stack, email: string, opts: { fund?: Record<string, string>; wallet?: boolean; password?: string } = {}): Promise<Person> {
+  const user = await stack.createUser({ email, ...(opts.password ? { password: opts.password } : {}) });
   let address = '';
   if (opts.wallet !== false) {
     const { wallet } = await activateChainAccount(stack.db.db, { entityKind: 'user', entityId: user.id, chainId: TEST_CHAIN, displayName: email, createdBy: user.id });
