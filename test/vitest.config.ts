@@ -7,9 +7,11 @@ export default defineConfig({
   test: {
     root: new URL('..', import.meta.url).pathname,
     include: ['services/**/*.test.ts', 'shared/**/*.test.ts', 'test/**/*.test.ts'],
+    globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    testTimeout: 60_000,
+    // Starting a stack (PGlite, migrations, six services) can take a while on a loaded 2-core box.
+    hookTimeout: 180_000,
   },
 });

@@ -22,12 +22,16 @@ export interface DbHandle {
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   /** Runs `fn` while holding a cluster-wide advisory lock (an in-process queue on PGlite). */
   withAdvisoryLock<T>(key: number, fn: () => Promise<T>): Promise<T>;
+  /** PGlite only: the data directory as a tarball (reusable as `pgliteTemplate`). */
+  dumpDataDir?(): Promise<Blob>;
   close(): Promise<void>;
 }
 
 export interface OpenDbOptions {
   /** PGlite in memory (tests). Ignored when a DATABASE_URL is configured. */
   inMemory?: boolean;
+  /** A PGlite data-dir dump to start from instead of running initdb (tests: an already-migrated template). */
+  pgliteTemplate?: Blob;
 }
 
 /**
@@ -37,12 +41,15 @@ export interface OpenDbOptions {
  */
 export async function openDb(config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'>, options: OpenDbOptions = {}): Promise<DbHandle> {
   if (config.databaseUrl) return openPostgres(config.databaseUrl, config.databaseSchema);
-  return openPglite(options.inMemory ? undefined : config.dataDir);
+  return openPglite(options.inMemory ? undefined : config.dataDir, options.pgliteTemplate);
 }
 
-async function openPglite(dataDir: string | undefined): Promise<DbHandle> {
+async function openPglite(dataDir: string | undefined, template: Blob | undefined): Promise<DbHandle> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create(dataDir ? `file://${dataDir}/pglite` : 'memory://', { extensions: { pg_trgm } });
+  const client = await PGlite.create(dataDir ? `file://${dataDir}/pglite` : 'memory://', {
+    extensions: { pg_trgm },
+    ...(template ? { loadDataDir: template } : {}),
+  });
   const db = drizzlePglite(client) as unknown as Db;
   let lockQueue: Promise<unknown> = Promise.resolve();
   return {
@@ -63,6 +70,7 @@ async function openPglite(dataDir: string | undefined): Promise<DbHandle> {
       lockQueue = run.catch(() => undefined);
       return run;
     },
+    dumpDataDir: () => client.dumpDataDir('none'),
     close: () => client.close(),
   };
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import postgres from 'postgres';
 import { loadConfig, type Config } from '../../shared/config.ts';
 import { openDb, type DbHandle } from '../../shared/db/client.ts';
@@ -13,7 +14,9 @@ export async function openTestDb(): Promise<DbHandle & { config: Pick<Config, 'd
   const base = loadConfig(process.env);
   const schema = base.databaseUrl ? `t_${randomBytes(6).toString('hex')}` : undefined;
   const dbConfig = { databaseUrl: base.databaseUrl, databaseSchema: schema, dataDir: base.dataDir };
-  const handle = await openDb(dbConfig, { inMemory: true });
+  const templatePath = process.env.GATEHOUSE_TEST_PGLITE_TEMPLATE;
+  const pgliteTemplate = !base.databaseUrl && templatePath && existsSync(templatePath) ? new Blob([readFileSync(templatePath)]) : undefined;
+  const handle = await openDb(dbConfig, { inMemory: true, ...(pgliteTemplate ? { pgliteTemplate } : {}) });
   await runMigrations(handle);
   const close = handle.close;
   return Object.assign(handle, {
