@@ -35,6 +35,8 @@ export interface GatewayRegistryOptions {
 export class GatewayRegistry {
   private snapshot: ToolCatalog = buildToolCatalog([], []);
   private fingerprint = '';
+  private reloadsStarted = 0;
+  private reloadApplied = 0;
   private readonly connections = new Map<string, UpstreamConnection>();
   private readonly breakers = new Map<string, BreakerState>();
   private readonly discovering = new Map<string, Promise<void>>();
@@ -101,7 +103,13 @@ export class GatewayRegistry {
   }
 
   async reload(): Promise<void> {
+    // Reloads overlap (discoveries, NOTIFY, the poll) and on a pooled Postgres they can finish out
+    // of order; a reload that started earlier must never replace a newer snapshot, or a tool just
+    // removed upstream would come back until the next reload.
+    const generation = ++this.reloadsStarted;
     const [upstreams, tools, fingerprint] = await Promise.all([listUpstreams(this.options.db), listTools(this.options.db), registryFingerprint(this.options.db)]);
+    if (generation < this.reloadApplied) return;
+    this.reloadApplied = generation;
     this.snapshot = buildToolCatalog(upstreams, tools);
     this.fingerprint = fingerprint;
     for (const name of [...this.connections.keys()]) {
