@@ -65,6 +65,7 @@ export const NAV_LINKS: Array<{ path: string; label: string }> = [
   { path: '/wallet', label: 'Wallet' },
   { path: '/approvals', label: 'Approvals' },
   { path: '/gateway/registry', label: 'Gateway' },
+  { path: '/knowledge', label: 'Knowledge' },
   { path: '/connected-apps', label: 'Connected apps' },
 ];
 

@@ -9,6 +9,7 @@ import { consentPageRouter } from './pages/consent-page.ts';
 import { approvalsPageRouter } from './pages/approvals-page.ts';
 import { gatewayRegistryPageRouter } from './pages/gateway-registry-page.ts';
 import { keysPageRouter } from './pages/keys-page.ts';
+import { knowledgePageRouter } from './pages/knowledge-page.ts';
 import { liveMoneyPageRouter } from './pages/live-money-page.ts';
 import { loginPage } from './pages/login-page.ts';
 import { intentsPageRouter } from './pages/intents-page.ts';
@@ -40,6 +41,7 @@ export function createWebAppRouter(deps: { config: Config; accountService: Accou
   router.use(walletPageRouter(deps));
   router.use(approvalsPageRouter(deps));
   router.use(gatewayRegistryPageRouter(deps));
+  router.use(knowledgePageRouter(deps));
   // The consent page sets its own CSP: its form must be allowed to redirect to the client.
   if (deps.oauth) router.use(consentPageRouter({ ...deps, oauth: deps.oauth }), connectedAppsPageRouter({ ...deps, oauth: deps.oauth }));
   return router;

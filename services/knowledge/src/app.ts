@@ -97,7 +97,7 @@ export async function createKnowledgeService({ config, db, logger }: ServiceDeps
     logger,
     resourceName: 'Gatehouse knowledge',
     scopesSupported: RESOURCE_SCOPES.knowledge,
-    extraRoutes: uploadRoutes({ config, knowledge, store, logger, ...(options.authenticateUploader ? { authenticateUploader: options.authenticateUploader } : {}) }),
+    extraRoutes: uploadRoutes({ config, knowledge, store, logger, background, ...(options.authenticateUploader ? { authenticateUploader: options.authenticateUploader } : {}) }),
     ...(options.dangerouslyDisableGuard ? { dangerouslyDisableGuard: options.dangerouslyDisableGuard } : {}),
   });
   return {

@@ -35,22 +35,38 @@ export class UnsupportedFileError extends Error {
   override name = 'UnsupportedFileError';
 }
 
+export interface ClaimedFile {
+  readonly documentId: string;
+  readonly sha256: string;
+  readonly mediaType: string;
+  /** false when the same bytes were already in this room: there is nothing to index. */
+  readonly created: boolean;
+}
+
 /**
- * The one ingestion path (CLI, HTTP upload, tests): store the bytes once, claim the
- * (room, sha256) row, parse → normalise → chunk → extract, and write the index in one
- * transaction. A parse failure leaves a `failed` row with the reason, which a re-upload retries.
+ * First half of ingestion, fast and synchronous for the caller: store the bytes once, claim the
+ * (room, sha256) row as `indexing`. The unique index decides, so concurrent uploads index once.
  */
-export async function ingestFile(store: KnowledgeStore, input: IngestFileInput): Promise<IngestFileResult> {
+export async function claimFile(store: KnowledgeStore, input: IngestFileInput): Promise<ClaimedFile> {
   const mediaType = detectMediaType(input.name, input.bytes);
   if (!mediaType) throw new UnsupportedFileError(`unsupported file type: ${input.name}`);
   const sha256 = createHash('sha256').update(input.bytes).digest('hex');
   await store.documents.storeBlob(sha256, mediaType, input.bytes);
   const claim = await store.documents.claimDocument({ roomId: input.roomId, sha256, name: input.name, mediaType, userId: input.userId });
   input.onProgress?.('stored', 0.1);
-  if (!claim.created) {
-    const existing = await store.documents.getDocument(claim.id, [input.roomId]);
+  return { documentId: claim.id, sha256, mediaType, created: claim.created };
+}
+
+/**
+ * Second half: parse → normalise → chunk → extract, and write the index in one transaction. A
+ * parse failure leaves a `failed` row with the reason, which a re-upload retries.
+ */
+export async function indexClaimedFile(store: KnowledgeStore, claimed: ClaimedFile, input: IngestFileInput): Promise<IngestFileResult> {
+  const { documentId, sha256, mediaType } = claimed;
+  if (!claimed.created) {
+    const existing = await store.documents.getDocument(documentId, [input.roomId]);
     input.onProgress?.('indexed', 1);
-    return { documentId: claim.id, sha256, mediaType, created: false, status: existing?.status ?? 'indexing', chars: existing?.charCount, chunks: existing?.chunkCount, entities: existing?.entityCount };
+    return { documentId, sha256, mediaType, created: false, status: existing?.status ?? 'indexing', chars: existing?.charCount, chunks: existing?.chunkCount, entities: existing?.entityCount };
   }
   try {
     const raw = isImage(mediaType) ? '' : await extractText(mediaType, input.bytes);
@@ -58,12 +74,17 @@ export async function ingestFile(store: KnowledgeStore, input: IngestFileInput):
     input.onProgress?.('parsed', 0.4);
     const chunks = chunkText(text);
     const graph = extractEntities(text, chunks);
-    await store.documents.saveIndex(claim.id, input.roomId, text, chunks, graph);
+    await store.documents.saveIndex(documentId, input.roomId, text, chunks, graph);
     input.onProgress?.('indexed', 1);
-    return { documentId: claim.id, sha256, mediaType, created: true, status: 'ready', chars: text.length, chunks: chunks.length, entities: graph.entities.length };
+    return { documentId, sha256, mediaType, created: true, status: 'ready', chars: text.length, chunks: chunks.length, entities: graph.entities.length };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    await store.documents.markFailed(claim.id, message);
-    return { documentId: claim.id, sha256, mediaType, created: true, status: 'failed', error: message };
+    await store.documents.markFailed(documentId, message);
+    return { documentId, sha256, mediaType, created: true, status: 'failed', error: message };
   }
+}
+
+/** The one ingestion path (CLI, HTTP upload, tests): claim, then index. */
+export async function ingestFile(store: KnowledgeStore, input: IngestFileInput): Promise<IngestFileResult> {
+  return indexClaimedFile(store, await claimFile(store, input), input);
 }
