@@ -23,7 +23,7 @@ async function main(): Promise<void> {
     }),
     ...names.map((name) => SERVICE_MODULES[name]()),
   ]);
-  const deps = { config, db, logger };
+  const deps = { config, db, logger, env: process.env };
 
   const built: Array<{ name: string; service: BuiltService; server: Server }> = [];
   for (const name of names) {

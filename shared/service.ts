@@ -8,6 +8,11 @@ export interface ServiceDeps {
   readonly config: Config;
   readonly db: DbHandle;
   readonly logger: Logger;
+  /**
+   * The environment the shared config was read from, for services that parse their own
+   * settings in their own `config.ts` (tests hand in their own record here).
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** A built service: an express app to listen with, and what to stop on shutdown. */

@@ -74,7 +74,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const db = await openTestDb();
   const config = loadConfig({ ...env, ...(db.config.databaseSchema ? { DATABASE_SCHEMA: db.config.databaseSchema } : {}) });
   const logger = createLogger(config.logLevel);
-  const deps = { config, db, logger };
+  const deps = { config, db, logger, env };
 
   const services: Partial<Record<ServiceName, BuiltService>> = {};
   const servers = new Map<ServiceName, Server>();

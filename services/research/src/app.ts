@@ -41,7 +41,7 @@ export async function createResearchService(deps: ServiceDeps): Promise<BuiltSer
 export async function buildResearchService(options: ResearchServiceOptions): Promise<ResearchService> {
   const { config, db, logger } = options;
   const endpoint = config.services.research;
-  const researchConfig = options.researchConfig ?? loadResearchConfig();
+  const researchConfig = options.researchConfig ?? loadResearchConfig(options.env ? { ...options.env } : undefined);
   const now = options.now ?? (() => new Date());
   const priors = options.priors ?? loadProtocolPriors();
   const client = createDefillamaClient({
