@@ -70,7 +70,19 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     LOGIN_RATE_LIMIT_PER_ACCOUNT: '1000',
     ...options.env,
   };
-  for (const name of SERVICE_NAMES) env[`PORT_${ENV_SUFFIX[name]}`] ??= String(await freePort());
+  // Each started service's listener is bound to port 0 first and kept, so no parallel test file
+  // can take the port between choosing it and listening on it; the app is attached afterwards.
+  const reserved = new Map<ServiceName, Server>();
+  for (const name of SERVICE_NAMES) {
+    const key = `PORT_${ENV_SUFFIX[name]}`;
+    if (env[key]) continue;
+    if (names.includes(name)) {
+      const server = createServer();
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      reserved.set(name, server);
+      env[key] = String((server.address() as AddressInfo).port);
+    } else env[key] = String(await freePort());
+  }
   const db = await openTestDb();
   const config = loadConfig({ ...env, ...(db.config.databaseSchema ? { DATABASE_SCHEMA: db.config.databaseSchema } : {}) });
   const logger = createLogger(config.logLevel);
@@ -86,7 +98,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   for (const name of names) {
     const service = await SERVICE_FACTORIES[name](name === 'auth' && options.wrapAuthDb ? { ...deps, db: options.wrapAuthDb(db) } : deps);
     services[name] = service;
-    servers.set(name, await listen(name));
+    const held = reserved.get(name);
+    if (held) {
+      held.on('request', service.app);
+      servers.set(name, held);
+    } else servers.set(name, await listen(name));
     await service.start?.();
   }
   const auth = services.auth as AuthService;
