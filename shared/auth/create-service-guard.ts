@@ -1,5 +1,4 @@
 import type { Config, ServiceEndpoint } from '../config.ts';
-import { HttpError } from '../http/json-errors.ts';
 import { createExchangeClient } from './exchange-client.ts';
 import { createGuard, type Guard } from './guard.ts';
 import type { GatehouseClaims } from './session.ts';
@@ -8,8 +7,8 @@ import type { GatehouseClaims } from './session.ts';
  * Asks auth whether an OAuth access token was revoked before it expired (a revoked grant, a
  * replayed code, a reused refresh token, "Connected apps" → Revoke). Answers are cached per
  * token id for OAUTH_REVOCATION_CACHE_SECONDS, which bounds how long a revoked token still
- * works. When auth cannot be asked the request fails closed with 503 (retry, do not
- * re-authorize), never open.
+ * works. When auth cannot be asked the hook throws and the guard fails closed with 503 (retry,
+ * do not re-authorize), never open.
  */
 export function createAccessTokenRevocationCheck(options: {
   authInternalUrl: string;
@@ -36,8 +35,9 @@ export function createAccessTokenRevocationCheck(options: {
       });
       if (response.status !== 200) throw new Error(`status ${response.status}`);
       revoked = ((await response.json()) as { revoked?: unknown }).revoked !== false;
-    } catch {
-      throw new HttpError(503, 'auth_unavailable', 'The authorization service is unavailable; retry shortly');
+    } catch (err) {
+      // The guard maps this to its auth_unavailable answer (503, Retry-After: 5).
+      throw new Error(`revocation status unavailable: ${(err as Error).message}`);
     }
     if (options.cacheSeconds > 0) {
       if (cache.size > 10_000) cache.clear();

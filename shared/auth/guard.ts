@@ -118,8 +118,14 @@ export function createGuard(options: GuardOptions): Guard {
     const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
     const admissibleUse = claims.token_use === 'access' || claims.token_use === 'obo';
     if (!admissibleUse || !audiences.includes(resource)) return fail({ reason: 'wrong_audience' });
-    if (options.isAccessTokenRevoked && (await options.isAccessTokenRevoked(claims))) {
-      return fail({ reason: 'invalid_token', detail: 'the token has been revoked' });
+    if (options.isAccessTokenRevoked) {
+      let revoked: boolean;
+      try {
+        revoked = await options.isAccessTokenRevoked(claims);
+      } catch (err) {
+        return fail({ reason: 'auth_unavailable', detail: (err as Error).message });
+      }
+      if (revoked) return fail({ reason: 'invalid_token', detail: 'the token has been revoked' });
     }
     const kind = claims.token_use === 'obo' ? (claims as { subject_kind?: string }).subject_kind : claims.session_kind;
     if (kind !== 'connector') return fail({ reason: 'not_connector' });
