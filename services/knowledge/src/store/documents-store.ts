@@ -2,8 +2,9 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { DbHandle } from '../../../../shared/db/client.ts';
 import type { Chunk } from '../domain/chunk-text.ts';
 import type { ExtractedGraph } from '../domain/extract-entities.ts';
+import { CHUNK_POSITION_STRIDE, exactTokenPostings } from '../domain/exact-tokens.ts';
 import { sqlList } from './sql-list.ts';
-import { kbBlobs, kbChunks, kbDocuments, kbEntities, kbMentions, kbRelations } from './schema.ts';
+import { kbBlobs, kbDocuments, kbEntities } from './schema.ts';
 
 export interface DocumentRow {
   readonly id: string;
@@ -66,16 +67,35 @@ export function createDocumentsStore(handle: DbHandle) {
       return { id: existing.id, created: false };
     },
 
-    /** Writes the text, chunks and graph and flips the row to `ready` in one transaction. */
+    /**
+     * Writes the text, chunks, graph and counting postings and flips the row to `ready` in one
+     * transaction. Each table is one statement whose rows travel as a single JSON parameter
+     * (`jsonb_to_recordset`): one round trip and one parse per table, whatever the row count.
+     */
     async saveIndex(documentId: string, roomId: string, text: string, chunks: readonly Chunk[], graph: ExtractedGraph): Promise<void> {
+      const tokens = [...exactTokenPostings(chunks)].map(([term, positions]) => ({ t: term, p: positions }));
       await db.transaction(async (tx) => {
         // A reclaimed (previously failed) document may hold a partial index: start clean.
-        await tx.delete(kbChunks).where(eq(kbChunks.documentId, documentId));
-        await tx.delete(kbEntities).where(eq(kbEntities.documentId, documentId));
-        for (const batch of batches(chunks)) {
-          await tx.insert(kbChunks).values(
-            batch.map((c) => ({ documentId, roomId, ordinal: c.ordinal, startOffset: c.startOffset, endOffset: c.endOffset, text: c.text })),
-          );
+        await tx.execute(sql`
+          with a as (delete from kb_chunks where document_id = ${documentId}),
+               b as (delete from kb_entities where document_id = ${documentId}),
+               c as (delete from kb_tokens where document_id = ${documentId})
+          delete from kb_lexemes where document_id = ${documentId}`);
+        await tx.execute(sql`
+          insert into kb_chunks (document_id, room_id, ordinal, start_offset, end_offset, text)
+          select ${documentId}, ${roomId}, x.o, x.s, x.e, x.t
+          from jsonb_to_recordset(${JSON.stringify(chunks.map((c) => ({ o: c.ordinal, s: c.startOffset, e: c.endOffset, t: c.text })))}::jsonb) as x(o int, s int, e int, t text)`);
+        // Phrase-mode postings are the chunk tsvectors' own lexemes, so stemming is Postgres's.
+        await tx.execute(sql`
+          insert into kb_lexemes (term, document_id, room_id, positions)
+          select u.lexeme, ${documentId}, ${roomId}, array_agg(c.ordinal * ${CHUNK_POSITION_STRIDE} + p order by c.ordinal, p)
+          from kb_chunks c cross join lateral unnest(c.tsv) as u cross join lateral unnest(u.positions) as p
+          where c.document_id = ${documentId} group by u.lexeme`);
+        for (const batch of batches(tokens, 5000)) {
+          await tx.execute(sql`
+            insert into kb_tokens (term, document_id, room_id, positions)
+            select x.t, ${documentId}, ${roomId}, array(select jsonb_array_elements_text(x.p)::int)
+            from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as x(t text, p jsonb)`);
         }
         const idByRef = new Map<string, number>();
         for (const batch of batches(graph.entities)) {
@@ -85,21 +105,26 @@ export function createDocumentsStore(handle: DbHandle) {
             .returning({ id: kbEntities.id, kind: kbEntities.kind, key: kbEntities.key });
           for (const r of rows) idByRef.set(`${r.kind}|${r.key}`, Number(r.id));
         }
-        const mentions = graph.entities.flatMap((e) =>
-          e.mentions.map((m) => ({ entityId: idByRef.get(`${e.kind}|${e.key}`)!, documentId, startOffset: m.start, endOffset: m.end })),
-        );
-        for (const batch of batches(mentions)) await tx.insert(kbMentions).values(batch);
+        const mentions = graph.entities.flatMap((e) => e.mentions.map((m) => ({ i: idByRef.get(`${e.kind}|${e.key}`)!, s: m.start, e: m.end })));
+        for (const batch of batches(mentions, 5000)) {
+          await tx.execute(sql`
+            insert into kb_mentions (entity_id, document_id, start_offset, end_offset)
+            select x.i, ${documentId}, x.s, x.e from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as x(i bigint, s int, e int)`);
+        }
         const relations = graph.relations.map((r) => ({
-          documentId,
-          roomId,
-          kind: r.kind,
-          fromEntity: idByRef.get(r.from)!,
-          toEntity: r.to ? (idByRef.get(r.to) ?? null) : null,
-          startOffset: r.start,
-          endOffset: r.end,
-          weight: r.weight,
+          k: r.kind,
+          f: idByRef.get(r.from)!,
+          t: r.to ? (idByRef.get(r.to) ?? null) : null,
+          s: r.start,
+          e: r.end,
+          w: r.weight,
         }));
-        for (const batch of batches(relations)) await tx.insert(kbRelations).values(batch);
+        for (const batch of batches(relations, 5000)) {
+          await tx.execute(sql`
+            insert into kb_relations (document_id, room_id, kind, from_entity, to_entity, start_offset, end_offset, weight)
+            select ${documentId}, ${roomId}, x.k, x.f, x.t, x.s, x.e, x.w
+            from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as x(k text, f bigint, t bigint, s int, e int, w int)`);
+        }
         await tx
           .update(kbDocuments)
           .set({

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbHandle } from '../../../../shared/db/client.ts';
 import { literalPatternPg, type MatchPlan, type PhrasePlan } from '../domain/count-query.ts';
+import { postingTermsOf } from '../domain/exact-tokens.ts';
 import { sqlList } from './sql-list.ts';
 
 /**
@@ -43,6 +44,43 @@ function scopeSql(scope: MatchScope, alias: SQL): SQL {
   return parts.length ? sql.join(parts, sql` and `) : sql`true`;
 }
 
+
+/** One alternative as postings: each term at its offset from the first (stop words leave gaps). */
+interface TermSequence {
+  readonly terms: ReadonlyArray<{ term: string; offset: number }>;
+}
+
+/**
+ * Start positions of a term sequence per document, from a postings table: a start p of the
+ * first term counts when every other term has a position at p + its offset. One index lookup
+ * per term, joined on the document; no chunk text is read.
+ */
+function sequenceStarts(table: SQL, seq: TermSequence, scope: MatchScope): SQL {
+  const [head, ...rest] = seq.terms;
+  const joins = rest.map((t, i) => sql`join ${table} t${sql.raw(String(i + 1))} on t${sql.raw(String(i + 1))}.document_id = t0.document_id and t${sql.raw(String(i + 1))}.term = ${t.term}`);
+  const conditions = rest.map((t, i) => sql`(s.p + ${t.offset - head.offset}) = any(t${sql.raw(String(i + 1))}.positions)`);
+  return sql`
+    select t0.document_id, t0.room_id, s.p from ${table} t0 ${sql.join(joins, sql` `)}
+    cross join lateral unnest(t0.positions) as s(p)
+    where t0.term = ${head.term} and ${scopeSql(scope, sql`t0`)} ${conditions.length ? sql`and ${sql.join(conditions, sql` and `)}` : sql``}`;
+}
+
+/** (document_id, room_id, occ) for alternatives whose common start positions count once. */
+function countedFromPostings(table: SQL, alternatives: readonly TermSequence[], scope: MatchScope, excluded: readonly TermSequence[] = []): SQL {
+  const negation = excluded.length
+    ? sql`where not exists (select 1 from (${sql.join(excluded.map((e) => sequenceStarts(table, e, {})), sql` union all `)}) n where n.document_id = h.document_id)`
+    : sql``;
+  if (alternatives.length === 1 && alternatives[0].terms.length === 1 && !excluded.length) {
+    // The common case, a single term: its position count is its occurrence count.
+    return sql`select t0.document_id, t0.room_id, cardinality(t0.positions) as occ from ${table} t0 where t0.term = ${alternatives[0].terms[0].term} and ${scopeSql(scope, sql`t0`)}`;
+  }
+  return sql`
+    select h.document_id, h.room_id, count(distinct h.p)::int as occ
+    from (${sql.join(alternatives.map((a) => sequenceStarts(table, a, scope)), sql` union all `)}) h
+    ${negation}
+    group by h.document_id, h.room_id`;
+}
+
 interface Lexeme {
   lexeme: string;
   p: number;
@@ -72,34 +110,25 @@ export function createMatchStore(handle: DbHandle) {
       // Only stop words: nothing can match, and the echo says why.
       return { counted: sql`select null::uuid as document_id, null::uuid as room_id, 0 as occ where false`, echo };
     }
-    const negatable = excluded.filter((e) => e.lexemes.length > 0).map((e) => e.text);
     // Negation is per document: a document containing an excluded term contributes nothing.
-    const negation = negatable.length
-      ? sql`and not exists (select 1 from kb_chunks n where n.document_id = c.document_id and n.tsv @@ (${tsqueryOf(negatable)}))`
-      : sql``;
-    // One occurrence = a start position at which every lexeme of an alternative sits at its
-    // offset (stop words leave gaps, as in Postgres phrase search). Computed per chunk from its
-    // own tsvector, so the cost is linear in matching chunks; UNION removes a start position
-    // matched by two alternatives, so OR never double-counts one place.
-    const positionsOf = (lexeme: string) =>
-      sql`coalesce((select u.positions from unnest(c.tsv) as u where u.lexeme = ${lexeme}), '{}'::smallint[])`;
-    const starts = matchable.map((alt) => {
-      const base = alt.lexemes[0].p;
-      const [head, ...rest] = alt.lexemes;
-      const conditions = rest.map((l) => sql`(s.p + ${l.p - base})::int = any(${positionsOf(l.lexeme)}::int[])`);
-      return sql`select s.p from unnest(${positionsOf(head.lexeme)}) as s(p) ${conditions.length ? sql`where ${sql.join(conditions, sql` and `)}` : sql``}`;
-    });
-    const counted = sql`
-      select c.document_id, c.room_id, sum(x.occ)::int as occ
-      from kb_chunks c
-      cross join lateral (select count(*)::int as occ from (${sql.join(starts, sql` union `)}) as hits) as x
-      where c.tsv @@ (${tsqueryOf(matchable.map((a) => a.text))}) and ${scopeSql(scope, sql`c`)} ${negation}
-      group by c.document_id, c.room_id`;
+    // Occurrences are start positions at which every lexeme of an alternative sits at its offset
+    // (stop words leave gaps, as in Postgres phrase search), read from the per-document lexeme
+    // postings; a start matched by two alternatives counts once, so OR never double-counts.
+    const toSequence = (lexemes: Lexeme[]): TermSequence => ({ terms: lexemes.map((l) => ({ term: l.lexeme, offset: l.p })) });
+    const counted = countedFromPostings(
+      sql`kb_lexemes`,
+      matchable.map((a) => toSequence(a.lexemes)),
+      scope,
+      excluded.filter((e) => e.lexemes.length > 0).map((e) => toSequence(e.lexemes)),
+    );
     return { counted, echo };
   }
 
   async function compile(plan: MatchPlan, scope: MatchScope): Promise<CompiledMatch> {
     if (plan.mode === 'phrase') return compilePhrase(plan, scope);
+    const terms = plan.mode === 'exact' ? postingTermsOf(plan.words) : undefined;
+    if (terms) return { counted: countedFromPostings(sql`kb_tokens`, [{ terms: terms.map((term, offset) => ({ term, offset })) }], scope) };
+    // Words that are not whole tokens (`Borrower's`, `(a)`) and fuzzy substrings: the regex path.
     const pattern = literalPatternPg(plan);
     // `~*` lets the trigram index narrow the chunks; regexp_count then counts every match.
     const counted = sql`

@@ -114,6 +114,40 @@ export const kbChunks = pgTable(
   ],
 );
 
+/**
+ * Per-document postings for exhaustive counting: every term of the document with its positions
+ * (chunk ordinal × 16,384 + position in the chunk, so no phrase spans two chunks). A common term
+ * is then one index lookup per document instead of a regex over every chunk.
+ * - `kb_tokens`: exact-mode tokens (lower-cased; letters/digits joined by `.` `-` `/`). Two tokens
+ *   are one position apart only when separated by blanks with at most one line break.
+ * - `kb_lexemes`: the `english` lexemes of the chunk tsvectors (phrase mode), copied in SQL.
+ */
+export const kbTokens = pgTable(
+  'kb_tokens',
+  {
+    term: text('term').notNull(),
+    // No foreign key: a per-row FK check on every posting doubled ingestion time; saveIndex
+    // writes and clears postings together with the document's other index rows.
+    documentId: uuid('document_id').notNull(),
+    roomId: uuid('room_id').notNull(),
+    positions: integer('positions').array().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.term, t.documentId] }), index('kb_tokens_document').on(t.documentId)],
+);
+
+export const kbLexemes = pgTable(
+  'kb_lexemes',
+  {
+    term: text('term').notNull(),
+    // No foreign key: a per-row FK check on every posting doubled ingestion time; saveIndex
+    // writes and clears postings together with the document's other index rows.
+    documentId: uuid('document_id').notNull(),
+    roomId: uuid('room_id').notNull(),
+    positions: integer('positions').array().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.term, t.documentId] }), index('kb_lexemes_document').on(t.documentId)],
+);
+
 export const kbEntities = pgTable(
   'kb_entities',
   {
