@@ -25,6 +25,14 @@ function tsqueryFor(query: string, breadth: QueryBreadth): SQL {
 }
 
 /**
+ * Ranking reads every candidate's tsvector, so a query matching most of a large library would
+ * rank tens of thousands of chunks. The GIN index yields at most this many matching chunks and
+ * only those are ranked: `search` is ranked retrieval, never a total (that is `count`), and the
+ * bound keeps its latency flat as the library grows.
+ */
+const SEARCH_CANDIDATE_CHUNKS = 2000;
+
+/**
  * Ranked retrieval (search, ask): the best passages, never a total. Ranking uses cover density
  * normalised by passage length (flag 2|32 keeps long boiler-plate paragraphs from winning on
  * sheer repetition).
@@ -34,10 +42,14 @@ export function createSearchStore(handle: DbHandle) {
     async passages(query: string, breadth: QueryBreadth, scope: MatchScope, limit: number, offset: number, maxChars = 700): Promise<PassageRow[]> {
       return handle.rows<PassageRow>(sql`
         with q as (select ${tsqueryFor(query, breadth)} as q),
+        candidates as (
+          select c.id, c.document_id, c.room_id, c.start_offset, c.end_offset, c.tsv
+          from kb_chunks c, q where c.tsv @@ q.q and ${scopeSql(scope, sql`c`)}
+          limit ${SEARCH_CANDIDATE_CHUNKS}
+        ),
         top as (
           select c.id, c.document_id, c.room_id, c.start_offset, c.end_offset, ts_rank_cd(c.tsv, q.q, 2|32) as score
-          from kb_chunks c, q where c.tsv @@ q.q and ${scopeSql(scope, sql`c`)}
-          order by score desc, c.id limit ${limit} offset ${offset}
+          from candidates c, q order by score desc, c.id limit ${limit} offset ${offset}
         )
         select top.id::text as "chunkId", top.document_id::text as "documentId", top.room_id::text as "roomId", r.name as "roomName",
                d.name, top.start_offset as "startOffset", top.end_offset as "endOffset",
