@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, ilike, or } from 'drizzle-orm';
 import type { Db } from '../../../../shared/db/client.ts';
-import { connectionRequests, contacts } from './schema.ts';
+import { connectionRequests, contacts, wallets } from './schema.ts';
 
 export type Contact = typeof contacts.$inferSelect;
 export type ConnectionRequest = typeof connectionRequests.$inferSelect;
@@ -40,6 +40,26 @@ export async function findContact(db: Db, workspaceId: string, id: string): Prom
     .select()
     .from(contacts)
     .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.id, id)))
+    .limit(1);
+  return row;
+}
+
+/**
+ * A contact (by id or email) and the chain account its address names on this chain, in one
+ * round trip: propose_send resolves its recipient on every call.
+ */
+export async function findContactWithWallet(
+  db: Db,
+  workspaceId: string,
+  chainId: string,
+  by: { readonly id: string } | { readonly email: string },
+): Promise<{ contact: Contact; wallet: typeof wallets.$inferSelect | null } | undefined> {
+  const [row] = await db
+    .select({ contact: contacts, wallet: wallets })
+    .from(contacts)
+    .leftJoin(wallets, and(eq(wallets.chainId, chainId), eq(wallets.address, contacts.walletAddress)))
+    .where(and(eq(contacts.workspaceId, workspaceId), 'id' in by ? eq(contacts.id, by.id) : eq(contacts.email, by.email.toLowerCase())))
+    .orderBy(asc(contacts.id))
     .limit(1);
   return row;
 }

@@ -6,7 +6,7 @@ import { INTENT_TTL_MS, type IntentKind } from '../domain/intent-states.ts';
 import { WALLET_ADDRESS_PATTERN } from '../domain/wallet-address.ts';
 import { PaymentsError } from '../errors.ts';
 import { findAsset, findWalletByAddress, membershipRole, type Asset, type Wallet } from '../store/directory-store.ts';
-import { findContact, findContactByEmail } from '../store/contact-store.ts';
+import { findContactWithWallet } from '../store/contact-store.ts';
 import { fileIntent } from '../store/intent-store.ts';
 import { confirmUrl } from './intent-document.ts';
 import type { PaymentsToolDeps } from './tool-kit.ts';
@@ -22,8 +22,26 @@ export const ProposalCommon = {
 /** A decimal string, never a JSON number: floats cannot carry money exactly. */
 export const Amount = z.string().regex(AMOUNT_PATTERN, 'a positive decimal string such as "12.50"').describe('Decimal string, e.g. "12.50".');
 
-export async function resolveAsset(deps: PaymentsToolDeps, asset: string, field: string, kind?: 'cash' | 'credit'): Promise<Asset> {
+/**
+ * Assets found so far, per database and chain. Assets are seeded by migration and no code path
+ * changes one, so a found asset is safe to keep; misses are never cached. Saves a round trip on
+ * every proposal.
+ */
+const assetCache = new WeakMap<object, Map<string, Asset>>();
+
+async function findAssetCached(deps: PaymentsToolDeps, asset: string): Promise<Asset | undefined> {
+  let byQuery = assetCache.get(deps.handle);
+  if (!byQuery) assetCache.set(deps.handle, (byQuery = new Map()));
+  const key = `${deps.chainId}\u0000${asset}`;
+  const cached = byQuery.get(key);
+  if (cached) return cached;
   const found = await findAsset(deps.handle.db, deps.chainId, asset);
+  if (found && byQuery.size < 10_000) byQuery.set(key, found);
+  return found;
+}
+
+export async function resolveAsset(deps: PaymentsToolDeps, asset: string, field: string, kind?: 'cash' | 'credit'): Promise<Asset> {
+  const found = await findAssetCached(deps, asset);
   if (!found) throw new PaymentsError('not_found', `${field}: no asset "${asset}" on chain ${deps.chainId}`);
   if (kind && found.kind !== kind) throw new PaymentsError('invalid_params', `${field}: ${found.symbol} is a ${found.kind} asset, expected ${kind}`);
   return found;
@@ -46,21 +64,19 @@ export async function resolveRecipient(
   field: string,
 ): Promise<{ wallet: Wallet; label: string; contactId: string | null }> {
   const db = deps.handle.db;
-  let address: string | null = null;
-  let label = to;
-  let contactId: string | null = null;
-  if (WALLET_ADDRESS_PATTERN.test(to)) address = to.toLowerCase();
-  else {
-    const contact = z.uuid().safeParse(to).success ? await findContact(db, workspaceId, to) : to.includes('@') ? await findContactByEmail(db, workspaceId, to) : undefined;
-    if (!contact) throw new PaymentsError('not_found', `${field}: no contact "${to}" in this workspace (use a contact id, a contact's email, or a wallet address)`);
-    if (!contact.walletAddress) throw new PaymentsError('not_found', `${field}: contact ${contact.name} has no wallet address`);
-    address = contact.walletAddress;
-    label = contact.email ? `${contact.name} <${contact.email}>` : contact.name;
-    contactId = contact.id;
+  if (WALLET_ADDRESS_PATTERN.test(to)) {
+    const address = to.toLowerCase();
+    const wallet = await findWalletByAddress(db, deps.chainId, address);
+    if (!wallet) throw new PaymentsError('not_found', `${field}: no chain account ${address} on chain ${deps.chainId}`);
+    return { wallet, label: to, contactId: null };
   }
-  const wallet = await findWalletByAddress(db, deps.chainId, address);
-  if (!wallet) throw new PaymentsError('not_found', `${field}: no chain account ${address} on chain ${deps.chainId}`);
-  return { wallet, label, contactId };
+  const by = z.uuid().safeParse(to).success ? { id: to } : to.includes('@') ? { email: to } : undefined;
+  const found = by && (await findContactWithWallet(db, workspaceId, deps.chainId, by));
+  if (!found) throw new PaymentsError('not_found', `${field}: no contact "${to}" in this workspace (use a contact id, a contact's email, or a wallet address)`);
+  const { contact, wallet } = found;
+  if (!contact.walletAddress) throw new PaymentsError('not_found', `${field}: contact ${contact.name} has no wallet address`);
+  if (!wallet) throw new PaymentsError('not_found', `${field}: no chain account ${contact.walletAddress} on chain ${deps.chainId}`);
+  return { wallet, label: contact.email ? `${contact.name} <${contact.email}>` : contact.name, contactId: contact.id };
 }
 
 export async function resolveWorkspace(deps: PaymentsToolDeps, session: Session, workingGroupId: string | undefined): Promise<string> {

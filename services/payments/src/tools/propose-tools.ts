@@ -7,6 +7,13 @@ import { ProposalResultSchema } from './intent-document.ts';
 import { Amount, fileProposal, money, ProposalCommon, resolveAsset, resolveRecipient, resolveUnits, resolveWorkspace } from './file-proposal.ts';
 import { PROPOSAL_ANNOTATIONS, requireWallet, runTool, type PaymentsToolDeps } from './tool-kit.ts';
 
+/** Like Promise.all, but rejects with the first failure in argument order, not in time order. */
+async function allInOrder<T extends readonly unknown[]>(promises: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const settled = await Promise.allSettled(promises);
+  for (const s of settled) if (s.status === 'rejected') throw s.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}
+
 const CONFIRM_NOTE = ' Nothing moves until the account holder confirms at confirm_url; the intent expires 15 minutes after filing.';
 
 export function createProposeTools(deps: PaymentsToolDeps): ToolDefinition<any>[] {
@@ -24,11 +31,14 @@ export function createProposeTools(deps: PaymentsToolDeps): ToolDefinition<any>[
     annotations: PROPOSAL_ANNOTATIONS,
     handler: (input, { session }) =>
       runTool(async () => {
-        const wallet = await requireWallet(deps, session);
+        // No round trip for the personal workspace; the three lookups then run together, and a
+        // failure surfaces in the documented order (wallet, asset and amount, recipient) whichever lands first.
         const workspaceId = await resolveWorkspace(deps, session, input.working_group_id);
-        const asset = await resolveAsset(deps, input.asset, 'asset');
-        const units = resolveUnits(asset, input.amount, 'amount');
-        const to = await resolveRecipient(deps, workspaceId, input.to, 'to');
+        const [wallet, { asset, units }, to] = await allInOrder([
+          requireWallet(deps, session),
+          resolveAsset(deps, input.asset, 'asset').then((asset) => ({ asset, units: resolveUnits(asset, input.amount, 'amount') })),
+          resolveRecipient(deps, workspaceId, input.to, 'to'),
+        ] as const);
         if (to.wallet.id === wallet.id) throw new PaymentsError('invalid_params', 'to: that is your own wallet');
         return fileProposal(deps, session, {
           kind: 'send',

@@ -3,6 +3,7 @@ import type { DbHandle } from '../../../../shared/db/client.ts';
 import type { Logger } from '../../../../shared/log.ts';
 import type { PaymentsConfig } from '../config.ts';
 import { expireStaleIntents } from '../store/intent-store.ts';
+import { settleSendBatch } from '../store/send-batch-settlement.ts';
 import { claimApproved, markSubmitted, reclaimStale, settleSubmitted } from '../store/settlement-store.ts';
 
 export const WORK_CHANNEL = 'pay_work';
@@ -45,15 +46,25 @@ export function createSettlementWorker(options: SettlementWorkerOptions): Settle
   let sweepTimer: NodeJS.Timeout | undefined;
 
   async function settleAll(ids: readonly string[]): Promise<number> {
-    let settled = 0;
+    // Sends (the common case) settle as one set-based transaction per batch; everything else,
+    // and any send the batch could not take (a deadlock, a constraint), settles one by one.
+    let batched: string[] = [];
+    try {
+      batched = await settleSendBatch(db, workerId, ids);
+    } catch (err) {
+      logger.warn({ err, workerId, intents: ids.length }, 'batched send settlement failed; settling one by one');
+    }
+    const done = new Set(batched);
+    const rest = ids.filter((id) => !done.has(id));
+    let settled = batched.length;
     let next = 0;
     const lane = async () => {
-      while (next < ids.length) {
-        const id = ids[next++]!;
+      while (next < rest.length) {
+        const id = rest[next++]!;
         if ((await settleSubmitted(db, workerId, id)) !== 'skipped') settled++;
       }
     };
-    await Promise.all(Array.from({ length: Math.min(parallelism, ids.length) }, lane));
+    await Promise.all(Array.from({ length: Math.min(parallelism, rest.length) }, lane));
     return settled;
   }
 

@@ -1,0 +1,121 @@
+/**
+ * bench/payments (issue 5 "Benchmark"): `propose_send` through the real HTTP `/mcp` path with a
+ * connector key (guard → key exchange cache → tool → Postgres), the duplicate-proposal path
+ * (same identity: the partial unique index answers `created: false`), and the settlement
+ * worker draining approved intents. Targets on this 2-core machine: ≥ 1,000 proposals/s and
+ * ≥ 300 settled intents/s. Baselines from the same run: `tools/list` over the same guarded
+ * `/mcp` (no database) and a bare single-row INSERT loop on the same database.
+ *
+ *   npm run bench -- payments                                                  (in-memory PGlite)
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench -- payments   (Postgres)
+ *   BENCH_SECONDS=10 BENCH_CONNECTIONS=32 BENCH_SENDERS=16 BENCH_WORKERS=2
+ */
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const workers = Number(process.env.BENCH_WORKERS ?? 2);
+const TARGET_PROPOSE = 1000;
+const TARGET_SETTLE = 300;
+
+const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./servers.ts', import.meta.url))], { stdio: ['pipe', 'pipe', 'inherit'] });
+const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+async function nextLine<T>(): Promise<T> {
+  const { value, done } = await lines.next();
+  if (done) throw new Error('bench/payments servers process exited');
+  return JSON.parse(value as string) as T;
+}
+async function command<T>(cmd: Record<string, unknown>): Promise<T> {
+  child.stdin!.write(`${JSON.stringify(cmd)}\n`);
+  return nextLine<T>();
+}
+const ready = await nextLine<{ url: string; keys: string[]; db: string; batchSize: number }>();
+const onPostgres = ready.db === 'postgres';
+
+const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const call = (id: number, name: string, args: unknown) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+
+let serial = 0;
+/** Every request a distinct proposal (its own request_id), spread over the senders' keys. */
+function uniqueProposal(): autocannon.Request {
+  return {
+    method: 'POST',
+    setupRequest: (req) => {
+      const n = serial++;
+      return {
+        ...req,
+        headers: { ...HEADERS, authorization: `Bearer ${ready.keys[n % ready.keys.length]}` },
+        body: call(n, 'propose_send', { asset: 'USDC', amount: '0.01', to: 'recipient@example.com', request_id: `bench-${n}`, title: 'bench' }),
+      };
+    },
+  };
+}
+
+interface Measured {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+}
+
+async function measure(name: string, requests: autocannon.Request[], durationSeconds: number): Promise<Measured> {
+  const result = await autocannon({ url: ready.url, method: 'POST', headers: HEADERS, requests, connections, duration: durationSeconds });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total };
+}
+
+const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0);
+
+// Is a proposal actually filed, not an error result? One probe before the clock starts.
+{
+  const probe = await fetch(ready.url, { method: 'POST', headers: { ...HEADERS, authorization: `Bearer ${ready.keys[0]}` }, body: call(0, 'propose_send', { asset: 'USDC', amount: '0.01', to: 'recipient@example.com', request_id: 'probe' }) });
+  const body = (await probe.json()) as { result?: { isError?: boolean; structuredContent?: { created?: boolean } } };
+  if (body.result?.isError || body.result?.structuredContent?.created !== true) throw new Error(`probe proposal failed: ${JSON.stringify(body)}`);
+}
+
+// Baseline: the same guarded /mcp path without a database round trip.
+const listBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+const toolsList = (): autocannon.Request[] => [{ method: 'POST', headers: { ...HEADERS, authorization: `Bearer ${ready.keys[0]}` }, body: listBody }];
+await measure('warm-up', toolsList(), 2);
+const list = await measure('tools/list', toolsList(), seconds);
+
+// Unique proposals.
+await measure('warm-up', [uniqueProposal()], 2);
+const before = sum(await command<Record<string, number>>({ cmd: 'count' }));
+const serialBefore = serial;
+const propose = await measure('propose_send', [uniqueProposal()], seconds);
+const filed = sum(await command<Record<string, number>>({ cmd: 'count' })) - before;
+// autocannon counts only answered requests; every answered one must have filed exactly one intent.
+const sent = serial - serialBefore;
+if (filed < propose.requests || filed > sent) throw new Error(`propose_send: ${propose.requests} answered, ${sent} sent, but ${filed} intents filed`);
+
+// Duplicates: one identity, already open, asked again and again by its own key.
+const dupBody = call(1, 'propose_send', { asset: 'USDC', amount: '0.01', to: 'recipient@example.com', request_id: 'the-duplicate' });
+const dup = (): autocannon.Request[] => [{ method: 'POST', headers: { ...HEADERS, authorization: `Bearer ${ready.keys[0]}` }, body: dupBody }];
+await measure('warm-up', dup(), 2);
+const dupBefore = sum(await command<Record<string, number>>({ cmd: 'count' }));
+const duplicate = await measure('duplicate propose_send', dup(), seconds);
+const dupAfter = sum(await command<Record<string, number>>({ cmd: 'count' }));
+if (dupAfter !== dupBefore) throw new Error(`duplicates filed ${dupAfter - dupBefore} new intents`);
+
+// Settlement: every open proposal approved, then drained by the worker(s).
+const settled = await command<{ approved: number; settled: number; seconds: number; statuses: Record<string, number> }>({ cmd: 'settle', workers });
+if (settled.settled !== settled.approved || (settled.statuses.failed ?? 0) > 0) throw new Error(`settlement: ${JSON.stringify(settled)}`);
+const settleRate = settled.settled / settled.seconds;
+const baseline = await command<{ rows: number; seconds: number }>({ cmd: 'baseline', rows: 3000, lanes: onPostgres ? 6 : 1 });
+const baselineRate = baseline.rows / baseline.seconds;
+await command({ cmd: 'exit' });
+
+const pct = (x: number) => `${(x * 100).toFixed(0)} %`;
+const dbLabel = onPostgres ? 'Postgres (DATABASE_URL, throw-away schema)' : 'in-memory PGlite — DATABASE_URL not set; these are NOT the Postgres figures';
+console.log(`\nbench/payments — ${dbLabel}; ${connections} connections, ${seconds} s per run, ${ready.keys.length} senders, ${workers} settlement worker(s), batch ${ready.batchSize}\n`);
+console.log('| measurement | rate | p50 ms | p99 ms | target | vs target | baseline | vs baseline |');
+console.log('| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |');
+console.log(`| tools/list, guarded /mcp, no DB | ${Math.round(list.rps)}/s | ${list.p50} | ${list.p99} | — | — | — | — |`);
+console.log(`| propose_send (new intent each) | ${Math.round(propose.rps)}/s | ${propose.p50} | ${propose.p99} | ${TARGET_PROPOSE}/s | ${pct(propose.rps / TARGET_PROPOSE)} | tools/list ${Math.round(list.rps)}/s | ${pct(propose.rps / list.rps)} |`);
+console.log(`| propose_send duplicate (created: false) | ${Math.round(duplicate.rps)}/s | ${duplicate.p50} | ${duplicate.p99} | ${TARGET_PROPOSE}/s | ${pct(duplicate.rps / TARGET_PROPOSE)} | tools/list ${Math.round(list.rps)}/s | ${pct(duplicate.rps / list.rps)} |`);
+console.log(`| settlement (approved → completed) | ${Math.round(settleRate)} intents/s | — | — | ${TARGET_SETTLE}/s | ${pct(settleRate / TARGET_SETTLE)} | bare INSERT ${Math.round(baselineRate)} rows/s | ${pct(settleRate / baselineRate)} |`);
+console.log(`\n${filed} intents filed by ${propose.requests} answered proposals; ${settled.settled} of ${settled.approved} approved intents settled in ${settled.seconds.toFixed(2)} s; 0 duplicates filed.`);
