@@ -1,23 +1,26 @@
 /**
- * list_yields with a warm cache over generated DefiLlama-shaped universes.
- * Run: npx tsx bench/research/list-yields.ts            (parent: spawns one child per size, prints the table)
- *      npx tsx bench/research/list-yields.ts 20000      (child: one size, prints JSON)
- * Each size runs in its own process so RSS is that universe's, not the sum.
+ * One bench/research measurement: `list_yields` with a warm cache over one generated
+ * DefiLlama-shaped universe, in this process. Run by bench/research/main.ts (one process per size
+ * and round, so RSS is that universe's alone):
+ *
+ *   node --import tsx --expose-gc bench/research/list-yields.ts 20000 [IMPL_ROOT]
+ *
+ * prints one JSON line. IMPL_ROOT (default: this repository) is a checkout whose
+ * services/research + shared are measured, so an older version can be run through the very same
+ * harness for a like-for-like comparison.
+ *
+ * Honest baseline: the process loads only what list_yields needs (research config, priors, the
+ * market cache, the DefiLlama client, the tool, the logger; not the MCP SDK server or Express),
+ * then collects garbage and reads RSS *before* any data exists. The data then arrives the way it
+ * does in production: DefiLlama's JSON bytes through the real client's fetch → parse path
+ * (the generator's objects are dropped as soon as they are serialised), and every fetched
+ * snapshot goes through the real persistence serialisation into a store that, like Postgres,
+ * keeps nothing in this process.
  */
-import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createLogger } from '../../shared/log.ts';
-import { loadResearchConfig } from '../../services/research/src/config.ts';
-import type { SourceName } from '../../services/research/src/domain/market-snapshot.ts';
-import { loadProtocolPriors } from '../../services/research/src/domain/protocol-priors.ts';
-import { MarketData } from '../../services/research/src/market/market-data.ts';
-import type { SnapshotStore, StoredSnapshot } from '../../services/research/src/store/snapshot-store.ts';
-import { createListYieldsTool } from '../../services/research/src/tools/list-yields.ts';
-import type { DefillamaClient } from '../../services/research/src/upstream/defillama-client.ts';
-import { parsePoolsResponse, parseProtocolsResponse, parseStablecoinsResponse } from '../../services/research/src/upstream/defillama-records.ts';
 
-const SIZES = [2_000, 20_000, 100_000];
-const ITERATIONS = 200;
+export const ITERATIONS = 200;
+export const WARMUP = 20;
 
 /** Deterministic PRNG so every run scores the same universe. */
 function rng(seed: number) {
@@ -31,7 +34,8 @@ const CHAINS: [string, number][] = [['Ethereum', 0.35], ['Base', 0.12], ['Arbitr
 const SYMBOLS = ['USDC', 'USDT', 'DAI', 'USDS', 'SUSDS', 'GHO', 'USDE', 'SUSDE', 'STEAKUSDC', 'GTUSDC', 'USDC-USDT', 'DAI-USDC-USDT', 'FRAX', 'CRVUSD', 'PYUSD', 'USD0', 'MSUSD', 'USDY', 'BUIDL', 'WETH', 'WBTC', 'ETH-USDC'];
 const CATEGORIES = ['Lending', 'Lending', 'Dexs', 'Yield', 'RWA', 'CDP', 'Yield Aggregator', 'Insurance', 'RWA Lending'];
 
-function generate(n: number) {
+/** A universe of `n` pools in the raw API shapes (every upstream field, as DefiLlama sends them). */
+export function generate(n: number) {
   const r = rng(n);
   const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)]!;
   const projects = Array.from({ length: Math.max(50, Math.floor(n / 60)) }, (_, i) => `project-${i}`);
@@ -81,22 +85,54 @@ function generate(n: number) {
   return { pools: { status: 'success', data }, protocols, stablecoins };
 }
 
+export interface Measurement {
+  n: number;
+  inScope: number;
+  coldMs: number;
+  p50: number;
+  p99: number;
+  rssMb: number;
+  baseRssMb: number;
+  heapUsedMb: number;
+}
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-async function child(n: number) {
+const mb = (bytes: number) => bytes / 2 ** 20;
+
+export async function measure(n: number, implRoot: string): Promise<Measurement> {
+  const src = `${implRoot}/services/research/src`;
+  // Only what list_yields needs, loaded before any data so the baseline is the process, not the data.
+  const [{ loadResearchConfig }, { loadProtocolPriors }, { MarketData }, { createListYieldsTool }, { createDefillamaClient }, { createLogger }] = await Promise.all([
+    import(`${src}/config.ts`),
+    import(`${src}/domain/protocol-priors.ts`),
+    import(`${src}/market/market-data.ts`),
+    import(`${src}/tools/list-yields.ts`),
+    import(`${src}/upstream/defillama-client.ts`),
+    import(`${implRoot}/shared/log.ts`),
+  ]);
   global.gc?.();
-  const baseRssMb = process.memoryUsage().rss / 2 ** 20;
-  const { pools, protocols, stablecoins } = generate(n);
-  const now = new Date();
-  const client: DefillamaClient = {
-    fetchPools: async () => ({ ...parsePoolsResponse(pools), asOf: now }),
-    fetchPegs: async () => ({ ...parseStablecoinsResponse(stablecoins), asOf: now }),
-    fetchProtocols: async () => ({ ...parseProtocolsResponse(protocols), asOf: now }),
+  const baseRssMb = mb(process.memoryUsage().rss);
+
+  const asOf = new Date();
+  // DefiLlama over "HTTP": a fresh JSON body per request, nothing retained by the fake.
+  const fakeFetch = async (url: string | URL) => {
+    const path = new URL(String(url)).pathname;
+    const g = generate(n);
+    const body = JSON.stringify(path === '/pools' ? g.pools : path === '/stablecoins' ? g.stablecoins : g.protocols);
+    return new Response(body, { headers: { 'content-type': 'application/json', 'last-modified': asOf.toUTCString() } });
   };
-  const rows = new Map<SourceName, StoredSnapshot>();
-  const store: SnapshotStore = { save: async (s) => void rows.set(s.source, s), load: async (s) => rows.get(s) ?? null, fetchedAtOf: async (s) => rows.get(s)?.fetchedAt ?? null };
+  const client = createDefillamaClient({ yieldsUrl: 'http://llama.test', stablecoinsUrl: 'http://llama.test', apiUrl: 'http://llama.test', timeoutMs: 60_000, fetch: fakeFetch as typeof fetch });
+  // Postgres stand-in: the payload is produced (so its cost is paid) and then, as with a real
+  // database, not kept in this process.
+  const stamps = new Map<string, Date>();
+  const store = {
+    save: async (s: { source: string; fetchedAt: Date }) => void stamps.set(s.source, s.fetchedAt),
+    load: async () => null,
+    fetchedAtOf: async (source: string) => stamps.get(source) ?? null,
+  };
   const logger = createLogger('silent');
   const config = loadResearchConfig({});
   const priors = loadProtocolPriors();
@@ -105,39 +141,30 @@ async function child(n: number) {
   const ctx = { session: {} as never, requestId: 'bench', signal: new AbortController().signal };
   const args = [{}, { chains: ['base', 'ethereum'], assets: ['USDC', 'USDT'], minTvlUsd: 5_000_000, limit: 10 }, { sortBy: 'net_apy', riskAppetite: 'aggressive', limit: 15 }, { riskAppetite: 'conservative', minScore: 85, excludeCategories: ['rwa'], maxRewardShare: 0.3 }];
   const coldStart = performance.now();
-  await tool.handler({}, ctx); // warms the cache: fetch, parse, universe build
+  const first = await tool.handler({}, ctx); // warms the cache: fetch, parse, persist, universe build
+  if (first.isError) throw new Error(`bench call failed: ${JSON.stringify(first.content)}`);
   const coldMs = performance.now() - coldStart;
-  for (let i = 0; i < 20; i++) await tool.handler(args[i % args.length] as never, ctx);
+  for (let i = 0; i < WARMUP; i++) await tool.handler(args[i % args.length], ctx);
   const times: number[] = [];
   for (let i = 0; i < ITERATIONS; i++) {
     const t = performance.now();
-    const res = await tool.handler(args[i % args.length] as never, ctx);
+    const res = await tool.handler(args[i % args.length], ctx);
     times.push(performance.now() - t);
     if (res.isError) throw new Error('bench call failed');
   }
   times.sort((a, b) => a - b);
   global.gc?.();
-  const inScope = (await market.readMarket()).universe.entries.length;
-  process.stdout.write(JSON.stringify({ n, inScope, coldMs, p50: percentile(times, 50), p99: percentile(times, 99), rssMb: process.memoryUsage().rss / 2 ** 20, baseRssMb }));
+  const mem = process.memoryUsage();
+  const universe = (await market.readMarket()).universe as { size?: number; entries?: unknown[] };
+  return { n, inScope: universe.size ?? universe.entries!.length, coldMs, p50: percentile(times, 50), p99: percentile(times, 99), rssMb: mb(mem.rss), baseRssMb, heapUsedMb: mb(mem.heapUsed) };
 }
 
-function parent() {
-  const self = fileURLToPath(import.meta.url);
-  const results = SIZES.map((n) => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', '--expose-gc', self, String(n)], { encoding: 'utf8', maxBuffer: 1 << 20 });
-    if (r.status !== 0) throw new Error(r.stderr);
-    return JSON.parse(r.stdout) as { n: number; inScope: number; coldMs: number; p50: number; p99: number; rssMb: number; baseRssMb: number };
-  });
-  const base = results[0]!;
-  console.log(`list_yields, warm cache, ${ITERATIONS} calls per size over 4 argument shapes (Node ${process.version})\n`);
-  console.log('| pools | in scope | cold build ms | p50 ms | p99 ms | p50 µs / pool | p50 vs 2k (pool ratio) | RSS MB | RSS over process baseline MB | target |');
-  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
-  for (const r of results) {
-    const target = r.n === 20_000 ? `p50 ≤ 15 ms ${r.p50 <= 15 ? '✓' : '✗'}, RSS ≤ 150 MB ${r.rssMb <= 150 ? '✓' : '✗'} (data ${r.rssMb - r.baseRssMb <= 150 ? '✓' : '✗'})` : '';
-    console.log(`| ${r.n.toLocaleString('en-US')} | ${r.inScope.toLocaleString('en-US')} | ${r.coldMs.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${((r.p50 * 1000) / r.n).toFixed(3)} | ${(r.p50 / base.p50).toFixed(1)}× (${r.n / base.n}×) | ${r.rssMb.toFixed(0)} | ${(r.rssMb - r.baseRssMb).toFixed(0)} | ${target} |`);
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const n = Number(process.argv[2]);
+  if (!Number.isInteger(n) || n <= 0) {
+    console.error('usage: node --import tsx --expose-gc bench/research/list-yields.ts POOLS [IMPL_ROOT]');
+    process.exit(2);
   }
+  const root = process.argv[3] ?? fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
+  process.stdout.write(`${JSON.stringify(await measure(n, root))}\n`);
 }
-
-const arg = process.argv[2];
-if (arg) await child(Number(arg));
-else parent();

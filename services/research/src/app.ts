@@ -10,7 +10,7 @@ import { loadProtocolPriors, type ProtocolPriors } from './domain/protocol-prior
 import { MarketData } from './market/market-data.ts';
 import { createSnapshotStore } from './store/snapshot-store.ts';
 import { createCompareOpportunitiesTool } from './tools/compare-opportunities.ts';
-import { validationFailure } from './tools/envelope.ts';
+import { validationFailure } from './tools/validation-failure.ts';
 import { createExplainScoreTool } from './tools/explain-score.ts';
 import { createGetProtocolRiskTool } from './tools/get-protocol-risk.ts';
 import { createHealthReporter, createResearchHealthTool } from './tools/health.ts';

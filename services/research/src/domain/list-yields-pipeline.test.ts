@@ -45,7 +45,7 @@ describe('market universe (scope)', () => {
     expect(u.byId.has(ID.kaminoSolana)).toBe(false);
     expect(u.byId.has(ID.aaveOptimism)).toBe(false);
     expect(u.byId.has(ID.aaveWethEth)).toBe(false);
-    expect(u.entries.length).toBe(fixturePools().length - 3);
+    expect(u.size).toBe(fixturePools().length - 3);
   });
   it('keeps categoryRaw beside the normalised category, Maple syrup as rwa', () => {
     expect(u.byId.get(ID.mapleSyrupUsdc)).toMatchObject({ category: 'rwa', categoryRaw: 'Lending' });

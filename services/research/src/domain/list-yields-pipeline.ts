@@ -1,5 +1,5 @@
 import type { NormalizedCategory } from './category.ts';
-import type { ChainKey } from './chains.ts';
+import { SUPPORTED_CHAINS, type ChainKey } from './chains.ts';
 import type { MarketUniverse, UniverseEntry } from './market-universe.ts';
 import { costFor, materializeOpportunity, type Opportunity } from './opportunity.ts';
 import { poolMatchesAssets } from './pool-tokens.ts';
@@ -41,25 +41,14 @@ export interface ListResult {
 }
 
 interface Row {
-  readonly entry: UniverseEntry;
+  /** Universe row. */
+  readonly row: number;
   readonly composite: number;
-  readonly netApy: number | null;
   /** The sortBy value, computed once per row rather than per comparison. */
   readonly key: number | null;
 }
 
-function sortValue(entry: UniverseEntry, composite: number, netApy: number | null, sortBy: SortBy): number | null {
-  switch (sortBy) {
-    case 'risk_adjusted':
-      return composite;
-    case 'net_apy':
-      return netApy;
-    case 'gross_apy':
-      return entry.apy.total;
-    case 'tvl':
-      return entry.pool.tvlUsd;
-  }
-}
+const CATEGORY_CODE: Record<NormalizedCategory, number> = { lending: 0, rwa: 1, other: 2 };
 
 /**
  * Seed pipeline, in this order: score factors → reweight composite by appetite → category
@@ -68,35 +57,46 @@ function sortValue(entry: UniverseEntry, composite: number, netApy: number | nul
  */
 export function runListYields(universe: MarketUniverse, q: ListQuery): ListResult {
   const warnings: string[] = [];
-  const protocols = q.protocols ? new Set(q.protocols) : null;
   const ctx: ScoreContext = { horizonDays: q.horizonDays, notionalUsd: q.notionalUsd, sourceChain: q.sourceChain, appetite: q.riskAppetite };
   const w = APPETITE_WEIGHTS[q.riskAppetite];
 
-  // One pass, no per-candidate allocation except surviving rows: this loop is the whole cost of
-  // a warm list_yields. The stages keep the seed's order — score → appetite → categories →
-  // maxRewardShare → minScore — and each filter only sees rows the previous stage kept.
-  const include = q.categories ? new Set(q.categories) : null;
-  const exclude = q.excludeCategories ? new Set(q.excludeCategories) : null;
+  // One pass over the universe's columns, no per-candidate allocation except surviving rows:
+  // this loop is the whole cost of a warm list_yields. The stages keep the seed's order —
+  // score → appetite → categories → maxRewardShare → minScore — and each filter only sees rows
+  // the previous stage kept.
+  let projectAllowed: Uint8Array | null = null;
+  if (q.protocols) {
+    projectAllowed = new Uint8Array(universe.protocolRiskScore.length);
+    for (const slug of q.protocols) {
+      const p = universe.projectIndex(slug);
+      if (p >= 0) projectAllowed[p] = 1;
+    }
+  }
+  const include = q.categories ? q.categories.map((c) => CATEGORY_CODE[c]) : null;
+  const exclude = q.excludeCategories ? q.excludeCategories.map((c) => CATEGORY_CODE[c]) : null;
   const max = q.maxRewardShare;
   const min = q.minScore;
   const years = q.horizonDays / 365;
-  const costUsdByChain = new Map(q.chains.map((c) => [c, costFor({ chain: c, apy: { total: 0 } } as UniverseEntry, ctx).costUsd]));
+  // Round-trip cost per chain code (NaN = chain not requested).
+  const costUsdByChain = SUPPORTED_CHAINS.map((c) => (q.chains.includes(c) ? costFor({ chain: c, apy: { total: 0 } } as UniverseEntry, ctx).costUsd : NaN));
+  const { chainCode, tvlUsd, project, tokens, apyTotal, rewardShare, protocolRiskScore, depegScore, liquidityScore, yieldQualityScore, compositeCap, categoryCode } = universe;
   let candidates = 0;
   let unknownShare = 0;
   const rows: Row[] = [];
-  for (const entry of universe.entries) {
-    const costUsd = costUsdByChain.get(entry.chain);
-    if (costUsd === undefined) continue;
-    if ((entry.pool.tvlUsd ?? 0) < q.minTvlUsd) continue;
-    if (protocols && !protocols.has(entry.pool.project)) continue;
-    if (q.assets && !poolMatchesAssets(entry.tokens, q.assets)) continue;
+  for (let i = 0; i < universe.size; i++) {
+    const costUsd = costUsdByChain[chainCode[i]!]!;
+    if (costUsd !== costUsd) continue;
+    const tvl = tvlUsd[i]!;
+    if ((tvl !== tvl ? 0 : tvl) < q.minTvlUsd) continue;
+    if (projectAllowed && projectAllowed[project[i]!] !== 1) continue;
+    if (q.assets && !poolMatchesAssets(tokens[i]!, q.assets)) continue;
     candidates++;
     // 1–2. Score and reweight by appetite (factors unchanged; only the blend moves). Same
     // arithmetic as costNumbers(), inlined to avoid two objects per candidate.
-    const gross = entry.apy.total;
+    const gross = apyTotal[i]!;
     let costScore = 0;
     let netApy: number | null = null;
-    if (gross !== null) {
+    if (gross === gross) {
       const expectedYieldUsd = q.notionalUsd * (gross / 100) * years;
       const net = gross - (costUsd / q.notionalUsd / years) * 100;
       const efficiency = expectedYieldUsd > 0 ? Math.min(100, Math.max(0, 100 * (1 - costUsd / expectedYieldUsd))) : 0;
@@ -105,20 +105,22 @@ export function runListYields(universe: MarketUniverse, q: ListQuery): ListResul
       netApy = Math.round(net * 1e4) / 1e4;
     }
     const blended = round1(
-      w.protocolRisk * round1(entry.protocolRisk.score) +
-        w.depegCounterparty * round1(entry.depegScore) +
-        w.liquidity * round1(entry.liquidityScore) +
-        w.yieldQuality * round1(entry.yieldQualityScore) +
+      w.protocolRisk * round1(protocolRiskScore[project[i]!]!) +
+        w.depegCounterparty * round1(depegScore[i]!) +
+        w.liquidity * round1(liquidityScore[i]!) +
+        w.yieldQuality * round1(yieldQualityScore[i]!) +
         w.costAdjusted * round1(costScore),
     );
-    const composite = entry.compositeCap ? Math.min(blended, entry.compositeCap.value) : blended;
+    const cap = compositeCap[i]!;
+    const composite = cap === cap ? Math.min(blended, cap) : blended;
     // 3. Category include, then exclude.
-    if (include && !include.has(entry.category)) continue;
-    if (exclude && exclude.has(entry.category)) continue;
+    const category = categoryCode[i]!;
+    if (include && !include.includes(category)) continue;
+    if (exclude && exclude.includes(category)) continue;
     // 4. maxRewardShare: an unknown share is excluded (and counted), not treated as 0.
     if (max !== null) {
-      const share = entry.apy.rewardShare;
-      if (share === null) {
+      const share = rewardShare[i]!;
+      if (share !== share) {
         unknownShare++;
         continue;
       }
@@ -126,11 +128,11 @@ export function runListYields(universe: MarketUniverse, q: ListQuery): ListResul
     }
     // 5. minScore on the appetite-weighted composite.
     if (min !== null && composite < min) continue;
-    rows.push({ entry, composite, netApy, key: sortValue(entry, composite, netApy, q.sortBy) });
+    const key = q.sortBy === 'risk_adjusted' ? composite : q.sortBy === 'net_apy' ? netApy : q.sortBy === 'gross_apy' ? (gross === gross ? gross : null) : tvl === tvl ? tvl : null;
+    rows.push({ row: i, composite, key });
   }
   if (unknownShare > 0) warnings.push(`maxRewardShare: excluded ${unknownShare} opportunit${unknownShare === 1 ? 'y' : 'ies'} whose reward share is unknown (not treated as 0)`);
   const matched = rows.length;
-
 
   // 6. Sort; rows without the sort value go last in either direction; ties break on composite, then id.
   const dir = q.sortOrder === 'asc' ? 1 : -1;
@@ -141,7 +143,9 @@ export function runListYields(universe: MarketUniverse, q: ListQuery): ListResul
       if (va !== vb) return va === null ? 1 : -1;
     } else if (va !== vb) return (va - vb) * dir;
     if (a.composite !== b.composite) return b.composite - a.composite;
-    return a.entry.pool.pool < b.entry.pool.pool ? -1 : a.entry.pool.pool > b.entry.pool.pool ? 1 : 0;
+    const ia = universe.id(a.row);
+    const ib = universe.id(b.row);
+    return ia < ib ? -1 : ia > ib ? 1 : 0;
   };
 
   // 7. Presented top-k. Only the head of the sorted order is ever shown, so select it rather than
@@ -150,11 +154,11 @@ export function runListYields(universe: MarketUniverse, q: ListQuery): ListResul
   let picked: { rows: Row[]; truncatedDueToDiversity: boolean };
   for (;;) {
     const head = selectTop(rows, window, compare);
-    picked = q.diversity === 'soft' ? softDiversityTopK(head, q.limit, (r) => r.entry.pool.project) : { rows: head.slice(0, q.limit), truncatedDueToDiversity: false };
+    picked = q.diversity === 'soft' ? softDiversityTopK(head, q.limit, (r) => universe.projectSlug(project[r.row]!)) : { rows: head.slice(0, q.limit), truncatedDueToDiversity: false };
     if (picked.rows.length >= q.limit || window >= rows.length) break;
     window = Math.min(rows.length, window * 4);
   }
-  const opportunities = picked.rows.map((r) => materializeOpportunity(r.entry, ctx, { includeFactors: q.includeFactors }));
+  const opportunities = picked.rows.map((r) => materializeOpportunity(universe.entry(r.row), ctx, { includeFactors: q.includeFactors }));
   if (opportunities.length === 0) warnings.push('No opportunities match the requested filters; relax minScore, minTvlUsd, assets, categories or maxRewardShare.');
   return {
     opportunities,

@@ -1,7 +1,11 @@
+import type { PoolTable } from './pool-table.ts';
+
 /**
  * The records this server reads from DefiLlama, in the upstream field names (see
- * ../shared/reference/defillama-api.md). Only the fields the scoring uses are kept; everything
- * optional upstream stays nullable here so "absent" never turns into an invented 0.
+ * ../shared/reference/defillama-api.md). Only the fields the scoring uses are kept (upstream's
+ * mu, count, apyPct30D, predictedProbability, underlyingTokens, rewardTokens, il7d, volumes … are
+ * dropped at the edge); everything optional upstream stays nullable here so "absent" never turns
+ * into an invented 0. Pools are held column-wise in a PoolTable, not as these objects.
  */
 
 export interface PoolRecord {
@@ -15,7 +19,6 @@ export interface PoolRecord {
   readonly apy: number | null;
   readonly apyPct1D: number | null;
   readonly apyPct7D: number | null;
-  readonly apyPct30D: number | null;
   readonly apyMean30d: number | null;
   readonly stablecoin: boolean;
   readonly ilRisk: string | null;
@@ -23,15 +26,10 @@ export interface PoolRecord {
   readonly poolMeta: string | null;
   readonly outlier: boolean | null;
   readonly sigma: number | null;
-  readonly mu: number | null;
-  readonly count: number | null;
   readonly predictions: {
     readonly predictedClass: string | null;
-    readonly predictedProbability: number | null;
     readonly binnedConfidence: number | null;
   } | null;
-  readonly underlyingTokens: readonly string[] | null;
-  readonly rewardTokens: readonly string[] | null;
 }
 
 export interface PeggedAssetRecord {
@@ -63,10 +61,13 @@ export interface ProtocolRecord {
 export type SourceName = 'defillama:yields' | 'defillama:pegs' | 'defillama:protocols';
 export const SOURCE_NAMES: readonly SourceName[] = ['defillama:yields', 'defillama:pegs', 'defillama:protocols'];
 
+/** The in-memory form of each source's records: pools column-wise, the two small feeds as arrays. */
+export type RecordsOf<S extends SourceName> = S extends 'defillama:yields' ? PoolTable : S extends 'defillama:pegs' ? readonly PeggedAssetRecord[] : readonly ProtocolRecord[];
+
 /** One source's data as held in memory and persisted: records plus when they were true. */
-export interface SourceSnapshot<T> {
+export interface SourceSnapshot<R extends { readonly length: number } = { readonly length: number }> {
   readonly source: SourceName;
-  readonly records: readonly T[];
+  readonly records: R;
   /** Data vintage; null when nothing says how old the data is. */
   readonly asOf: Date | null;
   /** When this process (or a sibling replica, or an import) obtained it. */

@@ -1,9 +1,10 @@
 import { normalizeCategory, type NormalizedCategory } from './category.ts';
-import { chainKeyOfPool, type ChainKey } from './chains.ts';
+import { chainKeyOfPool, SUPPORTED_CHAINS, type ChainKey } from './chains.ts';
 import { assessDepegCounterparty, type DepegAssessment } from './depeg-counterparty.ts';
 import { scoreLiquidity, type LiquidityResult } from './liquidity.ts';
 import type { PeggedAssetRecord, PoolRecord, ProtocolRecord } from './market-snapshot.ts';
 import { buildPegIndex, type PegIndex } from './peg-index.ts';
+import type { PoolTable } from './pool-table.ts';
 import { poolTokens } from './pool-tokens.ts';
 import type { ProtocolPrior, ProtocolPriors } from './protocol-priors.ts';
 import { scoreProtocolRisk, type FactorResult } from './protocol-risk.ts';
@@ -12,15 +13,15 @@ import { stabilitySignals, type StabilitySignals } from './stability.ts';
 import { scoreYieldQuality } from './yield-quality.ts';
 
 /**
- * One in-scope pool with everything that does not depend on the request precomputed: four of
- * the five factors, category, reward share, stability. Built once per snapshot so a
- * `list_yields` call only pays for filtering, the cost factor, sorting and the returned rows.
+ * One in-scope pool with everything that does not depend on the request: four of the five
+ * factors, category, reward share, stability. The universe stores these column-wise and builds
+ * this object on demand for the rows an answer returns (`MarketUniverse.entry`).
  */
 export interface UniverseEntry {
   readonly pool: PoolRecord;
   readonly chain: ChainKey;
   readonly tokens: readonly string[];
-  /** Upper-cased tokens joined, for the `assets` filter's substring test. */
+  /** Upper-cased tokens of the symbol, for the `assets` filter. */
   readonly protocolName: string;
   readonly category: NormalizedCategory;
   readonly categoryRaw: string | null;
@@ -51,17 +52,223 @@ export function compositeCapOf(outlier: boolean, depegScore: number): UniverseEn
   return null;
 }
 
-export interface MarketUniverse {
-  readonly entries: readonly UniverseEntry[];
-  readonly byId: ReadonlyMap<string, UniverseEntry>;
+/** Per-protocol facts shared by every market of a protocol, computed once per snapshot. */
+interface ProjectFacts {
+  readonly slug: string;
+  readonly name: string;
+  readonly meta: ProtocolRecord | undefined;
+  readonly prior: ProtocolPrior | undefined;
+  readonly categoryRaw: string | null;
+  readonly protocolRisk: FactorResult;
+  readonly knownIssues: readonly string[];
+  readonly change1d: number | null;
+}
+
+const CATEGORY_CODES: readonly NormalizedCategory[] = ['lending', 'rwa', 'other'];
+const CONFIDENCE_CODES: readonly (LiquidityResult['confidence'])[] = [null, 'low', 'medium', 'high'];
+const CHAIN_CODES: readonly ChainKey[] = SUPPORTED_CHAINS;
+const NONE = 0xffffffff;
+
+/**
+ * The scored universe, column-wise: one row per in-scope pool, typed arrays for every number and
+ * small code, row → pool-table index for the rest. `list_yields` scans the columns without
+ * allocating; a full `UniverseEntry` object is only built (`entry(i)`) for rows an answer returns.
+ */
+export class MarketUniverse {
+  readonly size: number;
   readonly protocols: ReadonlyMap<string, ProtocolRecord>;
   readonly priors: ProtocolPriors;
   readonly pegsAvailable: boolean;
   readonly protocolsAvailable: boolean;
+  readonly pegIndex: PegIndex | null;
+  /** Row → PoolTable index. */
+  readonly poolRow: Uint32Array;
+  /** Row → index into SUPPORTED_CHAINS. */
+  readonly chainCode: Uint8Array;
+  /** Row → index into ['lending','rwa','other']. */
+  readonly categoryCode: Uint8Array;
+  /** Row → project (protocol) index; `projectSlug(p)`, `protocolRiskScore[p]`. */
+  readonly project: Uint32Array;
+  readonly protocolRiskScore: Float64Array;
+  readonly tvlUsd: Float64Array;
+  /** Gross APY (NaN = unknown). */
+  readonly apyTotal: Float64Array;
+  /** Reward share 0–1 (NaN = unknowable). */
+  readonly rewardShare: Float64Array;
+  readonly depegScore: Float64Array;
+  readonly liquidityScore: Float64Array;
+  readonly yieldQualityScore: Float64Array;
+  /** Min-cap cascade ceiling on the composite (NaN = none). */
+  readonly compositeCap: Float64Array;
+  /** Row → upper-cased tokens of its symbol (one shared array per distinct symbol). */
+  readonly tokens: readonly (readonly string[])[];
+
+  private readonly pools: PoolTable;
+  private readonly projects: readonly ProjectFacts[];
+  private readonly rowById: Map<string, number>;
+  private readonly confidenceCode: Uint8Array;
+  private readonly capCode: Uint8Array;
+
+  constructor(input: UniverseInputs) {
+    const { pools, priors, now } = input;
+    this.pools = pools;
+    this.priors = priors;
+    this.protocols = new Map((input.protocols ?? []).map((p) => [p.slug, p]));
+    this.pegIndex = input.pegs ? buildPegIndex(input.pegs) : null;
+    this.pegsAvailable = this.pegIndex !== null;
+    this.protocolsAvailable = input.protocols !== null;
+
+    // Pass 1: which pool rows are in scope. v1 is stablecoin yields on three chains: DefiLlama's
+    // flag decides the universe, the stablecoins feed (below) decides how safe each coin is.
+    const chainByIntern = new Map<number, number>();
+    const inScope: number[] = [];
+    const chainOfRow: number[] = [];
+    for (let i = 0; i < pools.length; i++) {
+      if (!pools.stablecoin(i)) continue;
+      const k = pools.stringIndex('chain', i);
+      let c = chainByIntern.get(k);
+      if (c === undefined) {
+        const key = chainKeyOfPool(pools.stringAt(k) ?? '');
+        c = key ? CHAIN_CODES.indexOf(key) : -1;
+        chainByIntern.set(k, c);
+      }
+      if (c < 0) continue;
+      inScope.push(i);
+      chainOfRow.push(c);
+    }
+    const n = inScope.length;
+    this.size = n;
+    this.poolRow = Uint32Array.from(inScope);
+    this.chainCode = Uint8Array.from(chainOfRow);
+    this.categoryCode = new Uint8Array(n);
+    this.project = new Uint32Array(n);
+    this.tvlUsd = new Float64Array(n);
+    this.apyTotal = new Float64Array(n);
+    this.rewardShare = new Float64Array(n);
+    this.depegScore = new Float64Array(n);
+    this.liquidityScore = new Float64Array(n);
+    this.yieldQualityScore = new Float64Array(n);
+    this.compositeCap = new Float64Array(n);
+    this.confidenceCode = new Uint8Array(n);
+    this.capCode = new Uint8Array(n);
+    const tokens: (readonly string[])[] = new Array(n);
+    this.rowById = new Map();
+
+    const projects: ProjectFacts[] = [];
+    const projectByIntern = new Map<number, number>();
+    const tokensBySymbol = new Map<number, readonly string[]>();
+    const riskScores: number[] = [];
+    for (let row = 0; row < n; row++) {
+      const i = inScope[row]!;
+      const projectKey = pools.stringIndex('project', i);
+      let p = projectByIntern.get(projectKey);
+      if (p === undefined) {
+        const slug = pools.stringAt(projectKey)!;
+        const meta = this.protocols.get(slug);
+        const prior = priors.get(slug);
+        const protocolRisk = scoreProtocolRisk(meta, prior, now);
+        p = projects.length;
+        projects.push({ slug, name: meta?.name ?? prior?.name ?? slug, meta, prior, categoryRaw: meta?.category ?? null, protocolRisk, knownIssues: prior?.knownIssues ?? [], change1d: meta?.change_1d ?? null });
+        riskScores.push(protocolRisk.score);
+        projectByIntern.set(projectKey, p);
+      }
+      const facts = projects[p]!;
+      const symbolKey = pools.stringIndex('symbol', i);
+      let toks = tokensBySymbol.get(symbolKey);
+      if (!toks) {
+        toks = poolTokens(pools.stringAt(symbolKey) ?? '');
+        tokensBySymbol.set(symbolKey, toks);
+      }
+      // The scoring functions take a PoolRecord: build one, score it, drop it.
+      const pool = pools.record(i);
+      const category = normalizeCategory({ project: facts.slug, symbol: pool.symbol, poolMeta: pool.poolMeta, categoryRaw: facts.categoryRaw, override: facts.prior?.categoryOverride });
+      const apy = apyBreakdown(pool.apyBase, pool.apyReward, pool.apy);
+      const depeg = assessDepegCounterparty(toks, this.pegIndex, category === 'rwa');
+      const liquidity = scoreLiquidity(pool, facts.meta, category === 'lending');
+      const cap = compositeCapOf(pool.outlier === true, depeg.score);
+      this.categoryCode[row] = CATEGORY_CODES.indexOf(category);
+      this.project[row] = p;
+      this.tvlUsd[row] = pool.tvlUsd ?? NaN;
+      this.apyTotal[row] = apy.total ?? NaN;
+      this.rewardShare[row] = apy.rewardShare ?? NaN;
+      this.depegScore[row] = depeg.score;
+      this.liquidityScore[row] = liquidity.score;
+      this.confidenceCode[row] = CONFIDENCE_CODES.indexOf(liquidity.confidence);
+      this.yieldQualityScore[row] = scoreYieldQuality(pool, apy.rewardShare).score;
+      this.compositeCap[row] = cap ? cap.value : NaN;
+      this.capCode[row] = cap === null ? 0 : cap.value === DEPEG_CAP ? 1 : 2;
+      tokens[row] = toks;
+      this.rowById.set(pool.pool, row);
+    }
+    this.tokens = tokens;
+    this.projects = projects;
+    this.protocolRiskScore = Float64Array.from(riskScores);
+  }
+
+  /** Pool UUID of a row. */
+  id(row: number): string {
+    return this.pools.id(this.poolRow[row]!);
+  }
+  projectSlug(project: number): string {
+    return this.projects[project]!.slug;
+  }
+  /** The project index of a protocol slug, or -1 when no in-scope market has it. */
+  projectIndex(slug: string): number {
+    return this.projects.findIndex((p) => p.slug === slug);
+  }
+  rowOf(id: string): number {
+    return this.rowById.get(id) ?? NONE;
+  }
+
+  /** Everything about one row as a plain object (built on demand; same values the build scored). */
+  entry(row: number): UniverseEntry {
+    const pool = this.pools.record(this.poolRow[row]!);
+    const facts = this.projects[this.project[row]!]!;
+    const cap = this.capCode[row]!;
+    return {
+      pool,
+      chain: CHAIN_CODES[this.chainCode[row]!]!,
+      tokens: this.tokens[row]!,
+      protocolName: facts.name,
+      category: CATEGORY_CODES[this.categoryCode[row]!]!,
+      categoryRaw: facts.categoryRaw,
+      apy: apyBreakdown(pool.apyBase, pool.apyReward, pool.apy),
+      protocolRisk: facts.protocolRisk,
+      depegScore: this.depegScore[row]!,
+      liquidityScore: this.liquidityScore[row]!,
+      liquidityConfidence: CONFIDENCE_CODES[this.confidenceCode[row]!]!,
+      yieldQualityScore: this.yieldQualityScore[row]!,
+      protocolMeta: facts.meta,
+      pegIndex: this.pegIndex,
+      stability: stabilitySignals(pool.apyPct1D, facts.change1d),
+      knownIssues: facts.knownIssues,
+      compositeCap: cap === 0 ? null : compositeCapOf(cap === 2, cap === 1 ? 0 : 100),
+    };
+  }
+
+  /** The in-scope entry with this pool id, if any. */
+  get byId(): { get(id: string): UniverseEntry | undefined; has(id: string): boolean } {
+    return {
+      get: (id) => {
+        const row = this.rowById.get(id);
+        return row === undefined ? undefined : this.entry(row);
+      },
+      has: (id) => this.rowById.has(id),
+    };
+  }
+
+  /** Every in-scope entry of one protocol (get_protocol_risk: a few rows, built on demand). */
+  entriesOf(slug: string): UniverseEntry[] {
+    const p = this.projectIndex(slug);
+    const out: UniverseEntry[] = [];
+    if (p < 0) return out;
+    for (let row = 0; row < this.size; row++) if (this.project[row] === p) out.push(this.entry(row));
+    return out;
+  }
 }
 
 export interface UniverseInputs {
-  readonly pools: readonly PoolRecord[];
+  readonly pools: PoolTable;
   readonly pegs: readonly PeggedAssetRecord[] | null;
   readonly protocols: readonly ProtocolRecord[] | null;
   readonly priors: ProtocolPriors;
@@ -69,53 +276,7 @@ export interface UniverseInputs {
 }
 
 export function buildMarketUniverse(input: UniverseInputs): MarketUniverse {
-  const protocols = new Map((input.protocols ?? []).map((p) => [p.slug, p]));
-  const pegIndex = input.pegs ? buildPegIndex(input.pegs) : null;
-  const protocolRiskMemo = new Map<string, FactorResult>();
-  const entries: UniverseEntry[] = [];
-  const byId = new Map<string, UniverseEntry>();
-  for (const pool of input.pools) {
-    // v1 is stablecoin yields on three chains: DefiLlama's flag decides the universe, the
-    // stablecoins feed (below) decides how safe each coin actually is.
-    if (!pool.stablecoin) continue;
-    const chain = chainKeyOfPool(pool.chain);
-    if (!chain) continue;
-    const meta = protocols.get(pool.project);
-    const prior: ProtocolPrior | undefined = input.priors.get(pool.project);
-    const categoryRaw = meta?.category ?? null;
-    const category = normalizeCategory({ project: pool.project, symbol: pool.symbol, poolMeta: pool.poolMeta, categoryRaw, override: prior?.categoryOverride });
-    let protocolRisk = protocolRiskMemo.get(pool.project);
-    if (!protocolRisk) {
-      protocolRisk = scoreProtocolRisk(meta, prior, input.now);
-      protocolRiskMemo.set(pool.project, protocolRisk);
-    }
-    const tokens = poolTokens(pool.symbol);
-    const apy = apyBreakdown(pool.apyBase, pool.apyReward, pool.apy);
-    const depeg = assessDepegCounterparty(tokens, pegIndex, category === 'rwa');
-    const liquidity = scoreLiquidity(pool, meta, category === 'lending');
-    const entry: UniverseEntry = {
-      pool,
-      chain,
-      tokens,
-      protocolName: meta?.name ?? prior?.name ?? pool.project,
-      category,
-      categoryRaw,
-      apy,
-      protocolRisk,
-      depegScore: depeg.score,
-      liquidityScore: liquidity.score,
-      liquidityConfidence: liquidity.confidence,
-      yieldQualityScore: scoreYieldQuality(pool, apy.rewardShare).score,
-      protocolMeta: meta,
-      pegIndex,
-      stability: stabilitySignals(pool.apyPct1D, meta?.change_1d ?? null),
-      knownIssues: prior?.knownIssues ?? [],
-      compositeCap: compositeCapOf(pool.outlier === true, depeg.score),
-    };
-    entries.push(entry);
-    byId.set(pool.pool, entry);
-  }
-  return { entries, byId, protocols, priors: input.priors, pegsAvailable: pegIndex !== null, protocolsAvailable: input.protocols !== null };
+  return new MarketUniverse(input);
 }
 
 export interface EntryDetails {

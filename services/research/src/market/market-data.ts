@@ -1,17 +1,16 @@
 import type { Logger } from '../../../../shared/log.ts';
 import type { ResearchConfig } from '../config.ts';
 import { ResearchError } from '../errors.ts';
-import type { PeggedAssetRecord, PoolRecord, ProtocolRecord, SourceName, SourceSnapshot } from '../domain/market-snapshot.ts';
+import type { PeggedAssetRecord, ProtocolRecord, RecordsOf, SourceName, SourceSnapshot } from '../domain/market-snapshot.ts';
+import type { PoolTable } from '../domain/pool-table.ts';
 import { buildMarketUniverse, type MarketUniverse } from '../domain/market-universe.ts';
 import type { ProtocolPriors } from '../domain/protocol-priors.ts';
 import type { SnapshotStore } from '../store/snapshot-store.ts';
 import type { DefillamaClient, FetchedSource } from '../upstream/defillama-client.ts';
 import { parsePoolsResponse, parseProtocolsResponse, parseStablecoinsResponse, poolsResponse, protocolsResponse, stablecoinsResponse } from '../upstream/defillama-records.ts';
 
-type RecordOf<S extends SourceName> = S extends 'defillama:yields' ? PoolRecord : S extends 'defillama:pegs' ? PeggedAssetRecord : ProtocolRecord;
-
 interface SourceState {
-  snapshot: SourceSnapshot<unknown> | null;
+  snapshot: SourceSnapshot | null;
   /** Last time a request was answered from this source (health `lastSuccess`: updates on cache hits too). */
   lastServedAt: Date | null;
   lastAttemptAt: Date | null;
@@ -21,8 +20,8 @@ interface SourceState {
   inflight: Promise<void> | null;
 }
 
-export interface SourceRead<T> {
-  readonly snapshot: SourceSnapshot<T> | null;
+export interface SourceRead<R extends { readonly length: number }> {
+  readonly snapshot: SourceSnapshot<R> | null;
   readonly warnings: string[];
   /** Serving last-good data because the newest fetch failed. */
   readonly fallback: boolean;
@@ -30,9 +29,9 @@ export interface SourceRead<T> {
 
 export interface MarketRead {
   readonly universe: MarketUniverse;
-  readonly yields: SourceSnapshot<PoolRecord>;
-  readonly pegs: SourceSnapshot<PeggedAssetRecord> | null;
-  readonly protocols: SourceSnapshot<ProtocolRecord> | null;
+  readonly yields: SourceSnapshot<PoolTable>;
+  readonly pegs: SourceSnapshot<readonly PeggedAssetRecord[]> | null;
+  readonly protocols: SourceSnapshot<readonly ProtocolRecord[]> | null;
   readonly warnings: string[];
   readonly degraded: boolean;
 }
@@ -58,11 +57,21 @@ export interface MarketDataOptions {
 }
 
 const PARSERS = { 'defillama:yields': parsePoolsResponse, 'defillama:pegs': parseStablecoinsResponse, 'defillama:protocols': parseProtocolsResponse } as const;
+/** Raw API shape as objects, for `research export` only (a CLI, not the server's steady state). */
 const SERIALIZERS = {
-  'defillama:yields': (r: readonly unknown[]) => poolsResponse(r as PoolRecord[]),
-  'defillama:pegs': (r: readonly unknown[]) => stablecoinsResponse(r as PeggedAssetRecord[]),
-  'defillama:protocols': (r: readonly unknown[]) => protocolsResponse(r as ProtocolRecord[]),
+  'defillama:yields': (r: unknown) => poolsResponse(r as PoolTable),
+  'defillama:pegs': (r: unknown) => stablecoinsResponse(r as PeggedAssetRecord[]),
+  'defillama:protocols': (r: unknown) => protocolsResponse(r as ProtocolRecord[]),
 } as const;
+
+/**
+ * Raw API shape as one JSON string, for persistence. The pools table writes itself a slice at a
+ * time, so saving a 20k-pool snapshot never builds an object copy of it; the string is handed to
+ * Postgres and dropped.
+ */
+function payloadJson(source: SourceName, records: unknown): string {
+  return source === 'defillama:yields' ? (records as PoolTable).toResponseJson() : JSON.stringify(SERIALIZERS[source](records));
+}
 
 const ago = (ms: number) => (ms < 120_000 ? `${Math.round(ms / 1000)} seconds` : ms < 7_200_000 ? `${Math.round(ms / 60_000)} minutes` : `${(ms / 3_600_000).toFixed(1)} hours`);
 
@@ -95,7 +104,7 @@ export class MarketData {
     return 1000 * (source === 'defillama:yields' ? t.yields : source === 'defillama:pegs' ? t.pegs : t.protocols);
   }
 
-  private async loadPersisted(source: SourceName): Promise<SourceSnapshot<unknown> | null> {
+  private async loadPersisted(source: SourceName): Promise<SourceSnapshot | null> {
     const row = await this.options.store.load(source);
     if (!row) return null;
     const parsed = PARSERS[source](row.payload);
@@ -107,14 +116,14 @@ export class MarketData {
     s.lastAttemptAt = this.now();
     try {
       const c = this.options.client;
-      const fetched: FetchedSource<unknown> = source === 'defillama:yields' ? await c.fetchPools() : source === 'defillama:pegs' ? await c.fetchPegs() : await c.fetchProtocols();
-      const snapshot: SourceSnapshot<unknown> = { source, records: fetched.records, asOf: fetched.asOf, fetchedAt: this.now(), origin: 'fetch' };
+      const fetched: FetchedSource<{ readonly length: number }> = source === 'defillama:yields' ? await c.fetchPools() : source === 'defillama:pegs' ? await c.fetchPegs() : await c.fetchProtocols();
+      const snapshot: SourceSnapshot = { source, records: fetched.records, asOf: fetched.asOf, fetchedAt: this.now(), origin: 'fetch' };
       s.snapshot = snapshot;
       s.failing = false;
       s.lastError = null;
       if (fetched.rejected) this.options.logger.warn({ source, rejected: fetched.rejected }, 'dropped malformed upstream records');
       await this.options.store
-        .save({ source, asOf: snapshot.asOf, fetchedAt: snapshot.fetchedAt, origin: 'fetch', recordCount: snapshot.records.length, payload: SERIALIZERS[source](snapshot.records) })
+        .save({ source, asOf: snapshot.asOf, fetchedAt: snapshot.fetchedAt, origin: 'fetch', recordCount: snapshot.records.length, payloadJson: payloadJson(source, snapshot.records) })
         .catch((err) => this.options.logger.error({ err, source }, 'could not persist snapshot'));
     } catch (err) {
       s.failing = true;
@@ -129,7 +138,7 @@ export class MarketData {
    * entry) — at most once per YH_REVALIDATE_MIN_INTERVAL_SECONDS after an attempt, so a down or
    * stale upstream is not hammered. A sibling replica's newer row in Postgres is adopted first.
    */
-  async read<S extends SourceName>(source: S, options: { force?: boolean } = {}): Promise<SourceRead<RecordOf<S>>> {
+  async read<S extends SourceName>(source: S, options: { force?: boolean } = {}): Promise<SourceRead<RecordsOf<S>>> {
     const s = this.stateOf(source);
     const { config } = this.options;
     if (!s.snapshot) s.snapshot = await this.loadPersisted(source).catch(() => null);
@@ -158,7 +167,7 @@ export class MarketData {
     const age = ago(now - s.snapshot.fetchedAt.getTime());
     if (config.upstreamDisabled) warnings.push(`Upstream fetches are disabled (YH_UPSTREAM_DISABLED); serving the stored ${source} snapshot obtained ${age} ago`);
     else if (s.failing) warnings.push(`${source} upstream unavailable (${s.lastError}); serving the last good snapshot obtained ${age} ago`);
-    return { snapshot: s.snapshot as SourceSnapshot<RecordOf<S>>, warnings, fallback: s.failing && !config.upstreamDisabled };
+    return { snapshot: s.snapshot as SourceSnapshot<RecordsOf<S>>, warnings, fallback: s.failing && !config.upstreamDisabled };
   }
 
   /** Yields (required), pegs and protocol-meta (degrade gracefully), and the scored universe built from them. */
@@ -213,7 +222,7 @@ export class MarketData {
     this.validateSnapshot(source, body);
     const parsed = PARSERS[source](body);
     const fetchedAt = this.now();
-    await this.options.store.save({ source, asOf, fetchedAt, origin: 'import', recordCount: parsed.records.length, payload: SERIALIZERS[source](parsed.records) });
+    await this.options.store.save({ source, asOf, fetchedAt, origin: 'import', recordCount: parsed.records.length, payloadJson: payloadJson(source, parsed.records) });
     this.stateOf(source).snapshot = { source, records: parsed.records, asOf, fetchedAt, origin: 'import' };
     return parsed.records.length;
   }

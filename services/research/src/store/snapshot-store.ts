@@ -12,8 +12,13 @@ export interface StoredSnapshot {
   readonly payload: unknown;
 }
 
+/** What `save` takes: the payload already serialised, so the store never holds an object copy of it. */
+export interface SnapshotToSave extends Omit<StoredSnapshot, 'payload'> {
+  readonly payloadJson: string;
+}
+
 export interface SnapshotStore {
-  save(snapshot: StoredSnapshot): Promise<void>;
+  save(snapshot: SnapshotToSave): Promise<void>;
   load(source: SourceName): Promise<StoredSnapshot | null>;
   /** Only the stamps, to learn cheaply whether a sibling replica holds something newer. */
   fetchedAtOf(source: SourceName): Promise<Date | null>;
@@ -23,7 +28,9 @@ export function createSnapshotStore(handle: DbHandle): SnapshotStore {
   const { db } = handle;
   return {
     async save(s) {
-      const row = { source: s.source, asOf: s.asOf, fetchedAt: s.fetchedAt, origin: s.origin, recordCount: s.recordCount, payload: s.payload };
+      // The JSON text goes to Postgres as one text parameter cast to jsonb (drizzle's jsonb column
+      // would JSON.stringify an object itself, which needs the object copy we avoid building).
+      const row = { source: s.source, asOf: s.asOf, fetchedAt: s.fetchedAt, origin: s.origin, recordCount: s.recordCount, payload: sql`${s.payloadJson}::jsonb` };
       // Last writer wins only if it is newer: a slow replica finishing an older fetch must not
       // overwrite a fresher snapshot another replica already stored.
       await db
@@ -31,7 +38,7 @@ export function createSnapshotStore(handle: DbHandle): SnapshotStore {
         .values(row)
         .onConflictDoUpdate({
           target: researchSnapshots.source,
-          set: { asOf: row.asOf, fetchedAt: row.fetchedAt, origin: row.origin, recordCount: row.recordCount, payload: row.payload },
+          set: { asOf: row.asOf, fetchedAt: row.fetchedAt, origin: row.origin, recordCount: row.recordCount, payload: sql`excluded.payload` },
           setWhere: sql`${researchSnapshots.fetchedAt} <= excluded.fetched_at`,
         });
     },

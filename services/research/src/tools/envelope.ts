@@ -1,7 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { describeZodError } from '../../../../shared/mcp/tool-server.ts';
 import { errorToolResult, jsonToolResult } from '../../../../shared/mcp/tool-result.ts';
 import type { ResearchErrorCode } from '../errors.ts';
 
@@ -33,11 +31,6 @@ export function successEnvelope(requestId: string, data: Record<string, unknown>
 
 export function failureEnvelope(requestId: string, code: ResearchErrorCode, message: string, now: Date): CallToolResult {
   return errorToolResult({ ok: false, schemaVersion: SCHEMA_VERSION, requestId, error: { code, message }, meta: { asOf: now.toISOString(), disclaimer: DISCLAIMER } });
-}
-
-/** The tool server's schema-failure hook: the seed's VALIDATION_ERROR envelope, naming the value. */
-export function validationFailure(_tool: string, error: z.ZodError): CallToolResult {
-  return failureEnvelope(randomUUID(), 'VALIDATION_ERROR', describeZodError(error), new Date());
 }
 
 /** Success output schema shared by every tool: loose objects, so additive fields never break clients. */

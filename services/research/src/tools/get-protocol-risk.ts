@@ -23,7 +23,7 @@ export function createGetProtocolRiskTool(rt: ResearchRuntime) {
         const read = await rt.market.readMarket();
         const meta = read.universe.protocols.get(slug);
         const prior = rt.priors.get(slug);
-        const markets = read.universe.entries.filter((e) => e.pool.project === slug);
+        const markets = read.universe.entriesOf(slug);
         if (!meta && !prior && markets.length === 0) throw new ResearchError('NOT_FOUND', `Unknown protocol slug ${JSON.stringify(slug)} (use list_yields opportunities[].protocolSlug)`);
         const risk = scoreProtocolRisk(meta, prior, rt.now());
         // Pendle lists LP and PT rows per market with the same TVL: count distinct (chain, TVL) once.

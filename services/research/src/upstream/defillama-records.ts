@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { PeggedAssetRecord, PoolRecord, ProtocolRecord } from '../domain/market-snapshot.ts';
+import { PoolTableBuilder, type PoolTable } from '../domain/pool-table.ts';
+import { streamJsonRecords } from './json-record-stream.ts';
 
 /**
  * zod at the upstream edge: the three DefiLlama response shapes, validated leniently per record.
@@ -21,7 +23,6 @@ const PoolSchema = z.object({
   apy: num,
   apyPct1D: num,
   apyPct7D: num,
-  apyPct30D: num,
   apyMean30d: num,
   stablecoin: z.boolean().nullable().optional().transform((v) => v ?? false),
   ilRisk: str,
@@ -29,15 +30,11 @@ const PoolSchema = z.object({
   poolMeta: str,
   outlier: z.boolean().nullable().optional().transform((v) => v ?? null),
   sigma: num,
-  mu: num,
-  count: num,
   predictions: z
-    .object({ predictedClass: str, predictedProbability: num, binnedConfidence: num })
+    .object({ predictedClass: str, binnedConfidence: num })
     .nullable()
     .optional()
     .transform((v) => v ?? null),
-  underlyingTokens: z.array(z.string()).nullable().optional().transform((v) => v ?? null),
-  rewardTokens: z.array(z.string()).nullable().optional().transform((v) => v ?? null),
 });
 
 const PeggedAssetSchema = z.object({
@@ -66,12 +63,12 @@ const ProtocolSchema = z.object({
   rugged: z.boolean().nullable().optional().transform((v) => v ?? false),
 });
 
-export interface ParsedRecords<T> {
-  readonly records: T[];
+export interface ParsedRecords<R> {
+  readonly records: R;
   readonly rejected: number;
 }
 
-function parseEach<S extends z.ZodType, T>(items: unknown[], schema: S, map: (v: z.output<S>) => T): ParsedRecords<T> {
+function parseEach<S extends z.ZodType, T>(items: unknown[], schema: S, map: (v: z.output<S>) => T): ParsedRecords<T[]> {
   const records: T[] = [];
   let rejected = 0;
   for (const item of items) {
@@ -86,15 +83,48 @@ export class UpstreamShapeError extends Error {
   override name = 'UpstreamShapeError';
 }
 
-/** `GET /pools` → `{status:"success", data:[Pool…]}`. */
-export function parsePoolsResponse(body: unknown): ParsedRecords<PoolRecord> {
+/**
+ * `GET /pools` → `{status:"success", data:[Pool…]}`, straight into the compact PoolTable: each
+ * record is validated and copied into the columns one at a time, so no second full object copy
+ * of the snapshot is ever built (the caller's parsed body is the only one, and it is garbage as
+ * soon as the caller lets go of it).
+ */
+export function parsePoolsResponse(body: unknown): ParsedRecords<PoolTable> {
   const data = (body as { data?: unknown })?.data;
   if (!Array.isArray(data)) throw new UpstreamShapeError('pools response has no data[]');
-  return parseEach(data, PoolSchema, (p) => p as PoolRecord);
+  const table = new PoolTableBuilder();
+  let rejected = 0;
+  for (const item of data) {
+    const r = PoolSchema.safeParse(item);
+    if (r.success) table.add(r.data as PoolRecord);
+    else rejected++;
+  }
+  return { records: table.finish(), rejected };
+}
+
+/**
+ * `GET /pools` read as a stream: each pool is validated and copied into the table as its text
+ * arrives, so neither the ~15 MB body nor its parsed tree is ever whole in memory. Same result,
+ * same rejections and same errors as `parsePoolsResponse` on the parsed body; `stamp` is what
+ * `snapshotStampOf` would say about that body.
+ */
+export async function parsePoolsStream(chunks: AsyncIterable<string>): Promise<ParsedRecords<PoolTable> & { stamp: Date | null }> {
+  const table = new PoolTableBuilder();
+  let rejected = 0;
+  let seen = 0;
+  let newest: number | null = null;
+  const { rest, streamed } = await streamJsonRecords(chunks, 'data', (item) => {
+    if (seen++ < STAMP_SCAN_ITEMS) newest = newerStamp(newest, item);
+    const r = PoolSchema.safeParse(item);
+    if (r.success) table.add(r.data as PoolRecord);
+    else rejected++;
+  });
+  if (!streamed) return { ...parsePoolsResponse(rest), stamp: snapshotStampOf(rest) };
+  return { records: table.finish(), rejected, stamp: metaStampOf(rest) ?? (newest === null ? null : new Date(newest)) };
 }
 
 /** `GET /stablecoins?includePrices=true` → `{peggedAssets:[…]}`. */
-export function parseStablecoinsResponse(body: unknown): ParsedRecords<PeggedAssetRecord> {
+export function parseStablecoinsResponse(body: unknown): ParsedRecords<PeggedAssetRecord[]> {
   const assets = (body as { peggedAssets?: unknown })?.peggedAssets;
   if (!Array.isArray(assets)) throw new UpstreamShapeError('stablecoins response has no peggedAssets[]');
   return parseEach(assets, PeggedAssetSchema, (a) => ({
@@ -111,15 +141,15 @@ export function parseStablecoinsResponse(body: unknown): ParsedRecords<PeggedAss
 }
 
 /** `GET /protocols` → `[Protocol…]`. */
-export function parseProtocolsResponse(body: unknown): ParsedRecords<ProtocolRecord> {
+export function parseProtocolsResponse(body: unknown): ParsedRecords<ProtocolRecord[]> {
   const list = Array.isArray(body) ? body : (body as { protocols?: unknown })?.protocols;
   if (!Array.isArray(list)) throw new UpstreamShapeError('protocols response is not an array');
   return parseEach(list, ProtocolSchema, (p) => p as ProtocolRecord);
 }
 
-/** Back to the raw API shapes, for persistence and `research export`. */
-export function poolsResponse(records: readonly PoolRecord[]) {
-  return { status: 'success', data: records };
+/** Back to the raw API shapes, for `research export` (persistence uses `PoolTable.toResponseJson`). */
+export function poolsResponse(records: PoolTable) {
+  return { status: 'success', data: [...records.records()] };
 }
 export function stablecoinsResponse(records: readonly PeggedAssetRecord[]) {
   return {
@@ -145,20 +175,30 @@ export function protocolsResponse(records: readonly ProtocolRecord[]) {
  * newest per-record `timestamp`/`scrapedAt`. Null when the file says nothing (age then stays null).
  */
 export function snapshotStampOf(body: unknown): Date | null {
-  const meta = (body as { _meta?: Record<string, unknown> })?._meta;
-  for (const key of ['asOf', 'scrapedAt', 'fetchedAt']) {
-    const v = meta?.[key];
-    if (typeof v === 'string' && !Number.isNaN(Date.parse(v))) return new Date(v);
-  }
+  const fromMeta = metaStampOf(body);
+  if (fromMeta) return fromMeta;
   const items = Array.isArray(body)
     ? body
     : ((body as { data?: unknown[] })?.data ?? (body as { peggedAssets?: unknown[] })?.peggedAssets ?? (body as { protocols?: unknown[] })?.protocols);
   if (!Array.isArray(items)) return null;
   let newest: number | null = null;
-  for (const item of items.slice(0, 1000)) {
-    const stamp = (item as Record<string, unknown>)?.timestamp ?? (item as Record<string, unknown>)?.scrapedAt;
-    const t = typeof stamp === 'string' ? Date.parse(stamp) : NaN;
-    if (!Number.isNaN(t) && (newest === null || t > newest)) newest = t;
-  }
+  for (const item of items.slice(0, STAMP_SCAN_ITEMS)) newest = newerStamp(newest, item);
   return newest === null ? null : new Date(newest);
+}
+
+const STAMP_SCAN_ITEMS = 1000;
+
+function metaStampOf(body: unknown): Date | null {
+  const meta = (body as { _meta?: Record<string, unknown> })?._meta;
+  for (const key of ['asOf', 'scrapedAt', 'fetchedAt']) {
+    const v = meta?.[key];
+    if (typeof v === 'string' && !Number.isNaN(Date.parse(v))) return new Date(v);
+  }
+  return null;
+}
+
+function newerStamp(newest: number | null, item: unknown): number | null {
+  const stamp = (item as Record<string, unknown>)?.timestamp ?? (item as Record<string, unknown>)?.scrapedAt;
+  const t = typeof stamp === 'string' ? Date.parse(stamp) : NaN;
+  return !Number.isNaN(t) && (newest === null || t > newest) ? t : newest;
 }
