@@ -22,7 +22,8 @@ const DEFAULT_PORTS: Record<ServiceName, number> = {
   gateway: 8085,
 };
 
-const ENV_SUFFIX: Record<ServiceName, string> = {
+/** Each service's suffix in `PORT_*` and `PUBLIC_URL_*`. */
+export const ENV_SUFFIX: Readonly<Record<ServiceName, string>> = {
   auth: 'AUTH',
   research: 'RESEARCH',
   knowledge: 'KNOWLEDGE',

@@ -2,22 +2,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { loadConfig, SERVICE_NAMES, type Config, type ServiceName } from '../../shared/config.ts';
+import { ENV_SUFFIX, loadConfig, SERVICE_NAMES, type Config, type ServiceName } from '../../shared/config.ts';
 import type { DbHandle } from '../../shared/db/client.ts';
 import { createLogger } from '../../shared/log.ts';
 import type { BuiltService } from '../../shared/service.ts';
 import type { AuthService } from '../../services/auth/src/app.ts';
 import { SERVICE_FACTORIES } from '../../services/service-registry.ts';
 import { openTestDb } from './test-db.ts';
-
-const ENV_SUFFIX: Record<ServiceName, string> = {
-  auth: 'AUTH',
-  research: 'RESEARCH',
-  knowledge: 'KNOWLEDGE',
-  'payments-test': 'PAYMENTS_TEST',
-  'payments-live': 'PAYMENTS_LIVE',
-  gateway: 'GATEWAY',
-};
 
 export async function freePort(): Promise<number> {
   const server = createServer();
