@@ -34,22 +34,27 @@ const CHAINS: [string, number][] = [['Ethereum', 0.35], ['Base', 0.12], ['Arbitr
 const SYMBOLS = ['USDC', 'USDT', 'DAI', 'USDS', 'SUSDS', 'GHO', 'USDE', 'SUSDE', 'STEAKUSDC', 'GTUSDC', 'USDC-USDT', 'DAI-USDC-USDT', 'FRAX', 'CRVUSD', 'PYUSD', 'USD0', 'MSUSD', 'USDY', 'BUIDL', 'WETH', 'WBTC', 'ETH-USDC'];
 const CATEGORIES = ['Lending', 'Lending', 'Dexs', 'Yield', 'RWA', 'CDP', 'Yield Aggregator', 'Insurance', 'RWA Lending'];
 
-/** A universe of `n` pools in the raw API shapes (every upstream field, as DefiLlama sends them). */
-export function generate(n: number) {
+/** The protocol slugs of a universe of `n` pools. */
+function projectsOf(n: number): string[] {
+  return Array.from({ length: Math.max(50, Math.floor(n / 60)) }, (_, i) => `project-${i}`);
+}
+
+/** The `n` pools, one at a time, in the raw API shape (every upstream field, as DefiLlama sends them). */
+export function* generatePools(n: number) {
   const r = rng(n);
   const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)]!;
-  const projects = Array.from({ length: Math.max(50, Math.floor(n / 60)) }, (_, i) => `project-${i}`);
+  const projects = projectsOf(n);
   const chainOf = () => {
     let x = r();
     for (const [c, w] of CHAINS) if ((x -= w) <= 0) return c;
     return 'Ethereum';
   };
-  const data = Array.from({ length: n }, (_, i) => {
+  for (let i = 0; i < n; i++) {
     const symbol = pick(SYMBOLS);
     const tvlUsd = Math.round(10 ** (4 + r() * 5.5));
     const apyBase = r() < 0.08 ? null : Math.round(r() * 12 * 1e5) / 1e5;
     const apyReward = r() < 0.6 ? null : Math.round(r() * 6 * 1e5) / 1e5;
-    return {
+    yield {
       pool: `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`,
       chain: chainOf(),
       project: pick(projects),
@@ -79,10 +84,42 @@ export function generate(n: number) {
       volumeUsd7d: null,
       apyBaseInception: null,
     };
+  }
+}
+
+export function generateProtocols(n: number) {
+  const r = rng(n + 1);
+  const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)]!;
+  return projectsOf(n).map((slug, i) => ({ id: String(i), name: slug, slug, category: pick(CATEGORIES), chains: ['Ethereum'], tvl: 10 ** (6 + r() * 4), change_1d: (r() - 0.5) * 6, change_7d: (r() - 0.5) * 20, audits: String(Math.floor(r() * 4)), listedAt: 1_600_000_000 + Math.floor(r() * 1e8) }));
+}
+
+export function generateStablecoins() {
+  return { peggedAssets: ['USDC', 'USDT', 'DAI', 'USDS', 'GHO', 'USDE', 'FRAX', 'CRVUSD', 'PYUSD', 'USD0', 'MSUSD', 'USDY', 'BUIDL'].map((symbol, i) => ({ id: String(i), name: symbol, symbol, pegType: 'peggedUSD', pegMechanism: i % 3 ? 'crypto-backed' : 'fiat-backed', price: symbol === 'MSUSD' ? 0.35 : symbol === 'USDY' ? 1.14 : 0.999, circulating: { peggedUSD: 1e9 } })) };
+}
+
+/** `/pools` as a byte stream produced 500 pools at a time, like a response arriving off the network. */
+function poolsBody(n: number): ReadableStream<Uint8Array> {
+  const pools = generatePools(n);
+  const encoder = new TextEncoder();
+  let first = true;
+  let done = false;
+  return new ReadableStream({
+    pull(controller) {
+      if (done) return controller.close();
+      const parts: string[] = [];
+      for (let k = 0; k < 500; k++) {
+        const next = pools.next();
+        if (next.done) {
+          done = true;
+          break;
+        }
+        parts.push(JSON.stringify(next.value));
+      }
+      const head = first ? '{"status":"success","data":[' : parts.length ? ',' : '';
+      first = false;
+      controller.enqueue(encoder.encode(head + parts.join(',') + (done ? ']}' : '')));
+    },
   });
-  const protocols = projects.map((slug, i) => ({ id: String(i), name: slug, slug, category: pick(CATEGORIES), chains: ['Ethereum'], tvl: 10 ** (6 + r() * 4), change_1d: (r() - 0.5) * 6, change_7d: (r() - 0.5) * 20, audits: String(Math.floor(r() * 4)), listedAt: 1_600_000_000 + Math.floor(r() * 1e8) }));
-  const stablecoins = { peggedAssets: ['USDC', 'USDT', 'DAI', 'USDS', 'GHO', 'USDE', 'FRAX', 'CRVUSD', 'PYUSD', 'USD0', 'MSUSD', 'USDY', 'BUIDL'].map((symbol, i) => ({ id: String(i), name: symbol, symbol, pegType: 'peggedUSD', pegMechanism: i % 3 ? 'crypto-backed' : 'fiat-backed', price: symbol === 'MSUSD' ? 0.35 : symbol === 'USDY' ? 1.14 : 0.999, circulating: { peggedUSD: 1e9 } })) };
-  return { pools: { status: 'success', data }, protocols, stablecoins };
 }
 
 export interface Measurement {
@@ -117,11 +154,10 @@ export async function measure(n: number, implRoot: string): Promise<Measurement>
   const baseRssMb = mb(process.memoryUsage().rss);
 
   const asOf = new Date();
-  // DefiLlama over "HTTP": a fresh JSON body per request, nothing retained by the fake.
+  // DefiLlama over "HTTP": a fresh body per request, streamed for /pools; nothing retained by the fake.
   const fakeFetch = async (url: string | URL) => {
     const path = new URL(String(url)).pathname;
-    const g = generate(n);
-    const body = JSON.stringify(path === '/pools' ? g.pools : path === '/stablecoins' ? g.stablecoins : g.protocols);
+    const body = path === '/pools' ? poolsBody(n) : JSON.stringify(path === '/stablecoins' ? generateStablecoins() : generateProtocols(n));
     return new Response(body, { headers: { 'content-type': 'application/json', 'last-modified': asOf.toUTCString() } });
   };
   const client = createDefillamaClient({ yieldsUrl: 'http://llama.test', stablecoinsUrl: 'http://llama.test', apiUrl: 'http://llama.test', timeoutMs: 60_000, fetch: fakeFetch as typeof fetch });
