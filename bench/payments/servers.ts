@@ -5,7 +5,7 @@
  * a recipient in every sender's contacts and one connector key per sender.
  *
  * Protocol: one JSON line on stdout when ready; then one JSON command per stdin line, one JSON
- * answer per stdout line (`count`, `settle`, `baseline`, `exit`).
+ * answer per stdout line (`count`, `countRange`, `countRequest`, `settle`, `baseline`, `exit`).
  */
 import { createInterface } from 'node:readline';
 import { sql } from 'drizzle-orm';
@@ -45,6 +45,14 @@ for (let i = 0; i < SENDERS; i++) {
 async function countIntents(): Promise<Record<string, number>> {
   const rows = await stack.db.rows<{ status: string; n: number }>(sql`select status, count(*)::int as n from pay_intents group by status`);
   return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+}
+
+/** Intents filed by the proposals numbered [from, to) (request_id `bench-<n>`). */
+async function countRange(from: number, to: number): Promise<number> {
+  const [row] = await stack.db.rows<{ n: number }>(
+    sql`select count(*)::int as n from pay_intents where request_id ~ '^bench-[0-9]+$' and substr(request_id, 7)::int >= ${from} and substr(request_id, 7)::int < ${to}`,
+  );
+  return Number(row!.n);
 }
 
 /**
@@ -91,9 +99,11 @@ async function baseline(rows: number, lanes: number): Promise<Record<string, unk
 process.stdout.write(`${JSON.stringify({ url: stack.url('payments-test'), keys, db: stack.db.kind, batchSize: loadPaymentsConfig({}).workerBatchSize })}\n`);
 
 for await (const line of createInterface({ input: process.stdin })) {
-  const cmd = JSON.parse(line) as { cmd: string; workers?: number; rows?: number; lanes?: number };
+  const cmd = JSON.parse(line) as { cmd: string; workers?: number; rows?: number; lanes?: number; from?: number; to?: number; requestId?: string };
   let answer: unknown;
   if (cmd.cmd === 'count') answer = await countIntents();
+  else if (cmd.cmd === 'countRequest') answer = Number((await stack.db.rows<{ n: number }>(sql`select count(*)::int as n from pay_intents where request_id = ${cmd.requestId ?? ''}`))[0]!.n);
+  else if (cmd.cmd === 'countRange') answer = await countRange(cmd.from ?? 0, cmd.to ?? 0);
   else if (cmd.cmd === 'settle') answer = await settle(cmd.workers ?? 1);
   else if (cmd.cmd === 'baseline') answer = await baseline(cmd.rows ?? 2000, cmd.lanes ?? 1);
   else if (cmd.cmd === 'exit') {

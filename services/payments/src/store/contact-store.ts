@@ -1,4 +1,5 @@
 import { and, asc, eq, gt, ilike, or } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../../../shared/db/client.ts';
 import { connectionRequests, contacts, wallets } from './schema.ts';
 
@@ -59,6 +60,45 @@ export async function findContactWithWallet(
     .from(contacts)
     .leftJoin(wallets, and(eq(wallets.chainId, chainId), eq(wallets.address, contacts.walletAddress)))
     .where(and(eq(contacts.workspaceId, workspaceId), 'id' in by ? eq(contacts.id, by.id) : eq(contacts.email, by.email.toLowerCase())))
+    .orderBy(asc(contacts.id))
+    .limit(1);
+  return row;
+}
+
+export type SendRecipient = { readonly address: string } | { readonly id: string } | { readonly email: string };
+
+/**
+ * propose_send's reads in ONE round trip: the sender's chain account and the recipient — a
+ * wallet address, or a contact (by id or email) with the chain account its address names.
+ * `undefined` means the sender has no chain account here; with no usable `to`, only the wallet is read; a missing contact or recipient
+ * wallet comes back as null for the caller to name.
+ */
+export async function findSendParties(
+  db: Db,
+  input: { entityId: string; chainId: string; workspaceId: string; to: SendRecipient | undefined },
+): Promise<{ wallet: typeof wallets.$inferSelect; contact: Contact | null; recipient: typeof wallets.$inferSelect | null } | undefined> {
+  const recipient = alias(wallets, 'recipient');
+  const sender = and(eq(wallets.entityId, input.entityId), eq(wallets.chainId, input.chainId));
+  const { to } = input;
+  if (!to) {
+    const [row] = await db.select({ wallet: wallets }).from(wallets).where(sender).limit(1);
+    return row && { ...row, contact: null, recipient: null };
+  }
+  if ('address' in to) {
+    const [row] = await db
+      .select({ wallet: wallets, recipient })
+      .from(wallets)
+      .leftJoin(recipient, and(eq(recipient.chainId, input.chainId), eq(recipient.address, to.address.toLowerCase())))
+      .where(sender)
+      .limit(1);
+    return row && { ...row, contact: null };
+  }
+  const [row] = await db
+    .select({ wallet: wallets, contact: contacts, recipient })
+    .from(wallets)
+    .leftJoin(contacts, and(eq(contacts.workspaceId, input.workspaceId), 'id' in to ? eq(contacts.id, to.id) : eq(contacts.email, to.email.toLowerCase())))
+    .leftJoin(recipient, and(eq(recipient.chainId, input.chainId), eq(recipient.address, contacts.walletAddress)))
+    .where(sender)
     .orderBy(asc(contacts.id))
     .limit(1);
   return row;

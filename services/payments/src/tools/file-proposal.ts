@@ -4,9 +4,9 @@ import { AMOUNT_PATTERN, formatUnits, parseAmount } from '../domain/amount.ts';
 import { intentIdentityHash } from '../domain/identity-hash.ts';
 import { INTENT_TTL_MS, type IntentKind } from '../domain/intent-states.ts';
 import { WALLET_ADDRESS_PATTERN } from '../domain/wallet-address.ts';
-import { PaymentsError } from '../errors.ts';
+import { chainAccountRequired, PaymentsError } from '../errors.ts';
 import { findAsset, findWalletByAddress, membershipRole, type Asset, type Wallet } from '../store/directory-store.ts';
-import { findContactWithWallet } from '../store/contact-store.ts';
+import { findContactWithWallet, findSendParties, type SendRecipient } from '../store/contact-store.ts';
 import { fileIntent } from '../store/intent-store.ts';
 import { confirmUrl } from './intent-document.ts';
 import type { PaymentsToolDeps } from './tool-kit.ts';
@@ -77,6 +77,36 @@ export async function resolveRecipient(
   if (!contact.walletAddress) throw new PaymentsError('not_found', `${field}: contact ${contact.name} has no wallet address`);
   if (!wallet) throw new PaymentsError('not_found', `${field}: no chain account ${contact.walletAddress} on chain ${deps.chainId}`);
   return { wallet, label: contact.email ? `${contact.name} <${contact.email}>` : contact.name, contactId: contact.id };
+}
+
+/**
+ * propose_send's sender wallet, asset and recipient with one database round trip (plus the asset
+ * lookup, cached, beside it). Failures keep the documented order: CHAIN_ACCOUNT_REQUIRED, then
+ * the asset and amount, then the recipient.
+ */
+export async function resolveSendParties(
+  deps: PaymentsToolDeps,
+  session: Session,
+  input: { workspaceId: string; asset: string; amount: string; to: string },
+): Promise<{ wallet: Wallet; asset: Asset; units: bigint; to: { wallet: Wallet; label: string; contactId: string | null } }> {
+  const to = input.to;
+  const recipient: SendRecipient | undefined = WALLET_ADDRESS_PATTERN.test(to) ? { address: to } : z.uuid().safeParse(to).success ? { id: to } : to.includes('@') ? { email: to } : undefined;
+  const [parties, priced] = await Promise.allSettled([
+    findSendParties(deps.handle.db, { entityId: session.subject, chainId: deps.chainId, workspaceId: input.workspaceId, to: recipient }),
+    resolveAsset(deps, input.asset, 'asset').then((asset) => ({ asset, units: resolveUnits(asset, input.amount, 'amount') })),
+  ]);
+  if (parties.status === 'rejected') throw parties.reason;
+  if (!parties.value) throw chainAccountRequired({ kind: 'user', id: session.subject }, deps.chainId, deps.authPublicUrl);
+  if (priced.status === 'rejected') throw priced.reason;
+  const { wallet, contact, recipient: toWallet } = parties.value;
+  if (recipient && 'address' in recipient) {
+    if (!toWallet) throw new PaymentsError('not_found', `to: no chain account ${to.toLowerCase()} on chain ${deps.chainId}`);
+    return { wallet, ...priced.value, to: { wallet: toWallet, label: to, contactId: null } };
+  }
+  if (!recipient || !contact) throw new PaymentsError('not_found', `to: no contact "${to}" in this workspace (use a contact id, a contact's email, or a wallet address)`);
+  if (!contact.walletAddress) throw new PaymentsError('not_found', `to: contact ${contact.name} has no wallet address`);
+  if (!toWallet) throw new PaymentsError('not_found', `to: no chain account ${contact.walletAddress} on chain ${deps.chainId}`);
+  return { wallet, ...priced.value, to: { wallet: toWallet, label: contact.email ? `${contact.name} <${contact.email}>` : contact.name, contactId: contact.id } };
 }
 
 export async function resolveWorkspace(deps: PaymentsToolDeps, session: Session, workingGroupId: string | undefined): Promise<string> {

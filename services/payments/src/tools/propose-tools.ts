@@ -4,15 +4,8 @@ import { PaymentsError } from '../errors.ts';
 import { findAsset } from '../store/directory-store.ts';
 import { findPaymentTo, findSwapFor } from '../store/payment-store.ts';
 import { ProposalResultSchema } from './intent-document.ts';
-import { Amount, fileProposal, money, ProposalCommon, resolveAsset, resolveRecipient, resolveUnits, resolveWorkspace } from './file-proposal.ts';
+import { Amount, fileProposal, money, ProposalCommon, resolveAsset, resolveRecipient, resolveSendParties, resolveUnits, resolveWorkspace } from './file-proposal.ts';
 import { PROPOSAL_ANNOTATIONS, requireWallet, runTool, type PaymentsToolDeps } from './tool-kit.ts';
-
-/** Like Promise.all, but rejects with the first failure in argument order, not in time order. */
-async function allInOrder<T extends readonly unknown[]>(promises: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
-  const settled = await Promise.allSettled(promises);
-  for (const s of settled) if (s.status === 'rejected') throw s.reason;
-  return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as unknown as T;
-}
 
 const CONFIRM_NOTE = ' Nothing moves until the account holder confirms at confirm_url; the intent expires 15 minutes after filing.';
 
@@ -31,14 +24,9 @@ export function createProposeTools(deps: PaymentsToolDeps): ToolDefinition<any>[
     annotations: PROPOSAL_ANNOTATIONS,
     handler: (input, { session }) =>
       runTool(async () => {
-        // No round trip for the personal workspace; the three lookups then run together, and a
-        // failure surfaces in the documented order (wallet, asset and amount, recipient) whichever lands first.
+        // No round trip for the personal workspace; then one for wallet and recipient together.
         const workspaceId = await resolveWorkspace(deps, session, input.working_group_id);
-        const [wallet, { asset, units }, to] = await allInOrder([
-          requireWallet(deps, session),
-          resolveAsset(deps, input.asset, 'asset').then((asset) => ({ asset, units: resolveUnits(asset, input.amount, 'amount') })),
-          resolveRecipient(deps, workspaceId, input.to, 'to'),
-        ] as const);
+        const { wallet, asset, units, to } = await resolveSendParties(deps, session, { workspaceId, asset: input.asset, amount: input.amount, to: input.to });
         if (to.wallet.id === wallet.id) throw new PaymentsError('invalid_params', 'to: that is your own wallet');
         return fileProposal(deps, session, {
           kind: 'send',
