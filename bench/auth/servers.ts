@@ -103,3 +103,5 @@ process.stdout.write(
     },
   })}\n`,
 );
+process.on('SIGINT', () => process.exit(0));
+process.on('SIGTERM', () => process.exit(0));
