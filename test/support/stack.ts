@@ -61,18 +61,23 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     LOGIN_RATE_LIMIT_PER_ACCOUNT: '1000',
     ...options.env,
   };
-  // Each started service's listener is bound to port 0 first and kept, so no parallel test file
-  // can take the port between choosing it and listening on it; the app is attached afterwards.
+  // Every service's port is bound to port 0 first and kept, so no parallel test file can take it
+  // between choosing and listening. A started service's app is attached afterwards; a service
+  // this stack does not start keeps a listener that resets every connection, so calls to it fail
+  // fast (as a down server's would) instead of reaching another file's server on a reused port.
   const reserved = new Map<ServiceName, Server>();
+  const refusing: Server[] = [];
   for (const name of SERVICE_NAMES) {
     const key = `PORT_${ENV_SUFFIX[name]}`;
     if (env[key]) continue;
-    if (names.includes(name)) {
-      const server = createServer();
-      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-      reserved.set(name, server);
-      env[key] = String((server.address() as AddressInfo).port);
-    } else env[key] = String(await freePort());
+    const server = createServer();
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    env[key] = String((server.address() as AddressInfo).port);
+    if (names.includes(name)) reserved.set(name, server);
+    else {
+      server.on('connection', (socket) => socket.destroy());
+      refusing.push(server);
+    }
   }
   const db = await openTestDb();
   const config = loadConfig({ ...env, ...(db.config.databaseSchema ? { DATABASE_SCHEMA: db.config.databaseSchema } : {}) });
@@ -149,6 +154,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       servers.set(name, await listen(name));
     },
     async close() {
+      for (const server of refusing) await new Promise((r) => server.close(r));
       for (const server of servers.values()) {
         if (!server.listening) continue;
         server.closeAllConnections();

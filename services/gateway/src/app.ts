@@ -31,8 +31,8 @@ export interface GatewayService extends BuiltService {
 const INSTRUCTIONS = `Gatehouse gateway. Start from the user's intent: call search_tools (or read gateway://toolsets), pick the best toolset and tool, call get_tool_schema, then invoke_tool for reads or invoke_stateful_tool for anything that changes state (the account holder approves those). Copy each result's _gateway block into your task record and finish with validate_task_result. Report provider, source recency (observed_at is when the gateway first saw the answer, not upstream freshness), runtime_state and cache use.`;
 
 /** The gateway MCP server (DESIGN §6; seeds 003 and 004). */
-export async function createGatewayService({ config, db, logger }: ServiceDeps, options: { gatewayConfig?: GatewayConfig } = {}): Promise<GatewayService> {
-  const gatewayConfig = options.gatewayConfig ?? loadGatewayConfig(config);
+export async function createGatewayService({ config, db, logger, env }: ServiceDeps, options: { gatewayConfig?: GatewayConfig } = {}): Promise<GatewayService> {
+  const gatewayConfig = options.gatewayConfig ?? loadGatewayConfig(config, env ? { ...env } : undefined);
   const endpoint = config.services.gateway;
   for (const upstream of gatewayConfig.seedUpstreams) await seedUpstream(db, upstream);
 

@@ -65,9 +65,9 @@ export function createKnowledgeTools(deps: KnowledgeToolDeps) {
 }
 
 /** The knowledge MCP server. */
-export async function createKnowledgeService({ config, db, logger }: ServiceDeps, options: KnowledgeServiceOptions = {}): Promise<BuiltService> {
+export async function createKnowledgeService({ config, db, logger, env }: ServiceDeps, options: KnowledgeServiceOptions = {}): Promise<BuiltService> {
   const endpoint = config.services.knowledge;
-  const knowledge = options.knowledge ?? loadKnowledgeConfig();
+  const knowledge = options.knowledge ?? loadKnowledgeConfig(env ? { ...env } : undefined);
   const store = createKnowledgeStore(db);
   const background = new Set<Promise<unknown>>();
   const deps: KnowledgeToolDeps = {

@@ -30,14 +30,14 @@ export interface PaymentsServiceOptions {
 
 /** The payments-proposal MCP server; one codebase, two hosts: the URL is the chain. */
 export async function createPaymentsService(
-  { config, db, logger }: ServiceDeps,
+  { config, db, logger, env }: ServiceDeps,
   mode: ChainMode,
   options: PaymentsServiceOptions = {},
 ): Promise<PaymentsService> {
   const serviceName = mode === 'test' ? 'payments-test' : 'payments-live';
   const chainId = chainIdOf(mode);
   const endpoint = config.services[serviceName];
-  const paymentsConfig = options.paymentsConfig ?? loadPaymentsConfig();
+  const paymentsConfig = options.paymentsConfig ?? loadPaymentsConfig(env ? { ...env } : undefined);
   const now = options.now ?? (() => new Date());
   const appUrl = config.services.auth.publicUrl;
   const waiters = createSettlementWaiters(db);
