@@ -31,6 +31,8 @@ export function createMcpServiceApp(options: McpServiceAppOptions): Express {
   const { config, endpoint, guard, toolServer, logger } = options;
   const app = express();
   app.disable('x-powered-by');
+  // A JSON-RPC answer to a POST is never revalidated, so hashing every body for an ETag is waste.
+  app.set('etag', false);
   app.set('trust proxy', false);
   app.get('/health', async (_req, res) => {
     res.json({ status: 'ok', service: endpoint.name, resource: endpoint.resource, ...(await options.health?.()) });
