@@ -53,7 +53,7 @@ beforeAll(async () => {
   process.env.GATEWAY_CATALOG_POLL_MS = '200';
   stack = await startStack({ services: ['gateway'] });
   gateway = stack.services.gateway as GatewayService;
-  spy = await startFakeUpstream({ port: stack.config.services['payments-live'].port });
+  spy = await startFakeUpstream({ port: await stack.releasePort('payments-live') });
   ext = await startFakeUpstream();
   // Registered while the gateway runs: picked up without a restart.
   await upsertUpstream(stack.db, {

@@ -37,6 +37,8 @@ export interface Stack {
   login(email: string, password?: string): Promise<string>;
   createKey(email: string, options?: { kind?: 'personal' | 'connector'; chains?: string[]; password?: string }): Promise<{ api_key: string; id: string }>;
   mcpClient(service: ServiceName, bearer: string): Promise<Client>;
+  /** Frees the port held for a service this stack did not start, so a test can put its own server there. */
+  releasePort(service: ServiceName): Promise<number>;
   /** Stops a service's listener (its port refuses connections) until `resume`. */
   suspend(service: ServiceName): Promise<void>;
   resume(service: ServiceName): Promise<void>;
@@ -66,7 +68,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   // this stack does not start keeps a listener that resets every connection, so calls to it fail
   // fast (as a down server's would) instead of reaching another file's server on a reused port.
   const reserved = new Map<ServiceName, Server>();
-  const refusing: Server[] = [];
+  const refusing = new Map<ServiceName, Server>();
   for (const name of SERVICE_NAMES) {
     const key = `PORT_${ENV_SUFFIX[name]}`;
     if (env[key]) continue;
@@ -76,7 +78,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     if (names.includes(name)) reserved.set(name, server);
     else {
       server.on('connection', (socket) => socket.destroy());
-      refusing.push(server);
+      refusing.set(name, server);
     }
   }
   const db = await openTestDb();
@@ -145,6 +147,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       await client.connect(transport);
       return client;
     },
+    async releasePort(name) {
+      const server = refusing.get(name);
+      if (!server) throw new Error(`${name} is not a port this stack holds idle`);
+      refusing.delete(name);
+      await new Promise((r) => server.close(r));
+      return config.services[name].port;
+    },
     async suspend(name) {
       const server = servers.get(name)!;
       server.closeAllConnections();
@@ -154,7 +163,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       servers.set(name, await listen(name));
     },
     async close() {
-      for (const server of refusing) await new Promise((r) => server.close(r));
+      for (const server of refusing.values()) await new Promise((r) => server.close(r));
       for (const server of servers.values()) {
         if (!server.listening) continue;
         server.closeAllConnections();
