@@ -146,7 +146,7 @@ export class GatewayRegistry {
       } catch (err) {
         this.discoveryFailedAtMs.set(upstream.name, this.now());
         this.options.logger.warn({ upstream: upstream.name, err: (err as Error).message }, 'upstream discovery failed');
-        await recordDiscovery(this.options.db, upstream.name, { error: (err as Error).message.slice(0, 500), requestedBefore }).catch(() => {});
+        await recordDiscovery(this.options.db, upstream.name, { error: (err as Error).message.slice(0, 500), requestedBefore }).catch((recordErr: Error) => this.options.logger.error({ upstream: upstream.name, err: recordErr.message }, 'could not record the discovery failure'));
       }
       await this.reload();
     })().finally(() => this.discovering.delete(upstream.name));

@@ -94,7 +94,8 @@ export async function recordDiscovery(db: DbHandle, name: string, outcome: { err
       discoveredAt: outcome.error ? sql`${gwUpstreams.discoveredAt}` : new Date(),
       lastError: outcome.error,
       // Clear the request only if nobody asked again while we were discovering.
-      refreshRequestedAt: sql`case when ${gwUpstreams.refreshRequestedAt} <= ${outcome.requestedBefore ?? new Date(0)} then null else ${gwUpstreams.refreshRequestedAt} end`,
+      // An ISO string with an explicit cast: postgres.js cannot bind a bare Date inside raw SQL.
+      refreshRequestedAt: sql`case when ${gwUpstreams.refreshRequestedAt} <= ${(outcome.requestedBefore ?? new Date(0)).toISOString()}::timestamptz then null else ${gwUpstreams.refreshRequestedAt} end`,
     })
     .where(eq(gwUpstreams.name, name));
 }
