@@ -1,3 +1,4 @@
+import type { ReceiptBody } from '../domain/receipt.ts';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { DbHandle } from '../../../../shared/db/client.ts';
 import { gwReceipts } from './schema.ts';
@@ -45,21 +46,8 @@ export async function insertReceiptsWithUsage(db: DbHandle, items: ReadonlyArray
     where u.rid in (select id from r)`);
 }
 
-export interface WrittenReceiptRow {
-  readonly receipt_id: string;
-  readonly subject: string;
-  readonly task_id: string | null;
-  readonly upstream: string;
-  readonly tool: string;
-  readonly observed_at: string;
-  readonly cache_age_ms: number;
-  readonly input_sha256: string;
-  readonly result_sha256: string;
-  readonly runtime_state: string;
-  readonly prev_hash: string;
-  readonly receipt_hash: string;
-  readonly signature: string;
-}
+/** A receipt as stored: the body it commits to, its hash and the gateway's signature over it. */
+export type WrittenReceiptRow = ReceiptBody & { readonly receipt_hash: string; readonly signature: string };
 
 /** The hash the caller's next receipt must point at: its newest receipt, or none. */
 export async function findChainHead(db: DbHandle, subject: string): Promise<string | undefined> {
