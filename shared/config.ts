@@ -47,6 +47,8 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'DATABASE_SCHEMA must be a lower-case SQL identifier')
     .optional(),
+  /** Connections per process to PostgreSQL (postgres.js pool). Ignored on PGlite. */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Raw-key exchanges are cached at most this long per key and chain (seed 001: at most 60 s). */
   EXCHANGE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(60).default(60),
@@ -102,6 +104,8 @@ export interface Config {
   readonly dataDir: string;
   readonly databaseUrl: string | undefined;
   readonly databaseSchema: string | undefined;
+  /** postgres.js pool size per process (DATABASE_POOL_SIZE). */
+  readonly databasePoolSize: number;
   readonly logLevel: string;
   readonly exchangeCacheTtlSeconds: number;
   readonly authInternalUrl: string;
@@ -193,6 +197,7 @@ export function loadConfig(rawEnv: Record<string, string | undefined> = process.
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
     databaseSchema: e.DATABASE_SCHEMA,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     logLevel: e.LOG_LEVEL,
     exchangeCacheTtlSeconds: e.EXCHANGE_CACHE_TTL_SECONDS,
     authInternalUrl: stripTrailingSlash(e.AUTH_INTERNAL_URL ?? issuer),

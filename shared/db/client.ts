@@ -39,8 +39,11 @@ export interface OpenDbOptions {
  * otherwise. With DATABASE_SCHEMA set, every connection's search_path starts at that schema,
  * which is how test runs stay out of each other's rows on one server.
  */
-export async function openDb(config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'>, options: OpenDbOptions = {}): Promise<DbHandle> {
-  if (config.databaseUrl) return openPostgres(config.databaseUrl, config.databaseSchema);
+export async function openDb(
+  config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'> & Partial<Pick<Config, 'databasePoolSize'>>,
+  options: OpenDbOptions = {},
+): Promise<DbHandle> {
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, config.databaseSchema, config.databasePoolSize ?? 10);
   return openPglite(options.inMemory ? undefined : config.dataDir, options.pgliteTemplate);
 }
 
@@ -75,10 +78,10 @@ async function openPglite(dataDir: string | undefined, template: Blob | undefine
   };
 }
 
-async function openPostgres(url: string, schema: string | undefined): Promise<DbHandle> {
+async function openPostgres(url: string, schema: string | undefined, poolSize: number): Promise<DbHandle> {
   const options = {
     onnotice: () => {},
-    max: 10,
+    max: poolSize,
     ...(schema ? { connection: { search_path: `${schema},public` } } : {}),
   };
   if (schema) {
