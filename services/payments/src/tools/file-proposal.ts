@@ -155,12 +155,7 @@ export async function fileProposal(
       chainId: deps.chainId,
       kind: input.kind,
       actorUserId: session.subject,
-      actor: {
-        user_id: session.subject,
-        session_kind: session.kind,
-        ...(session.keyId ? { key_id: session.keyId } : {}),
-        ...(session.clientId ? { client_id: session.clientId } : {}),
-      },
+      actor: sessionActor(session),
       walletId: input.wallet.id,
       arguments: { ...input.displayArgs, ...input.identityArgs, from_address: input.wallet.address },
       requestId,
@@ -171,12 +166,30 @@ export async function fileProposal(
     },
     now,
   );
-  if (outcome.kind === 'request_conflict') {
-    throw new PaymentsError('intent_conflict', `request_id "${requestId}" is already used by open intent ${outcome.intent.id} with different arguments`, {
-      intent_id: outcome.intent.id,
-    });
-  }
-  const intent = outcome.intent;
+  if (outcome.kind === 'request_conflict') throw intentConflict(requestId, outcome.intent.id);
+  return proposalResult(deps, outcome.intent, outcome.kind === 'created');
+}
+
+/** Who filed it, from the validated session — never from arguments. */
+export function sessionActor(session: Session): Record<string, unknown> {
+  return {
+    user_id: session.subject,
+    session_kind: session.kind,
+    ...(session.keyId ? { key_id: session.keyId } : {}),
+    ...(session.clientId ? { client_id: session.clientId } : {}),
+  };
+}
+
+export function intentConflict(requestId: string | null, intentId: string): PaymentsError {
+  return new PaymentsError('intent_conflict', `request_id "${requestId}" is already used by open intent ${intentId} with different arguments`, { intent_id: intentId });
+}
+
+/** The answer every propose_* gives. */
+export function proposalResult(
+  deps: PaymentsToolDeps,
+  intent: { id: string; workspaceId: string; status: string; expiresAt: Date; identityHash: string },
+  created: boolean,
+): Record<string, unknown> {
   return {
     intent_id: intent.id,
     workspace_id: intent.workspaceId,
@@ -184,6 +197,6 @@ export async function fileProposal(
     expires_at: intent.expiresAt.toISOString(),
     identity_hash: intent.identityHash,
     confirm_url: confirmUrl(deps.appUrl, intent.workspaceId, intent.id),
-    created: outcome.kind === 'created',
+    created,
   };
 }

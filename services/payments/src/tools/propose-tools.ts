@@ -4,7 +4,8 @@ import { PaymentsError } from '../errors.ts';
 import { findAsset } from '../store/directory-store.ts';
 import { findPaymentTo, findSwapFor } from '../store/payment-store.ts';
 import { ProposalResultSchema } from './intent-document.ts';
-import { Amount, fileProposal, money, ProposalCommon, resolveAsset, resolveRecipient, resolveSendParties, resolveUnits, resolveWorkspace } from './file-proposal.ts';
+import { Amount, fileProposal, money, ProposalCommon, resolveAsset, resolveRecipient, resolveUnits, resolveWorkspace } from './file-proposal.ts';
+import { fileSendProposal } from './file-send-proposal.ts';
 import { PROPOSAL_ANNOTATIONS, requireWallet, runTool, type PaymentsToolDeps } from './tool-kit.ts';
 
 const CONFIRM_NOTE = ' Nothing moves until the account holder confirms at confirm_url; the intent expires 15 minutes after filing.';
@@ -24,18 +25,9 @@ export function createProposeTools(deps: PaymentsToolDeps): ToolDefinition<any>[
     annotations: PROPOSAL_ANNOTATIONS,
     handler: (input, { session }) =>
       runTool(async () => {
-        // No round trip for the personal workspace; then one for wallet and recipient together.
+        // No round trip for the personal workspace; then one statement resolves and files.
         const workspaceId = await resolveWorkspace(deps, session, input.working_group_id);
-        const { wallet, asset, units, to } = await resolveSendParties(deps, session, { workspaceId, asset: input.asset, amount: input.amount, to: input.to });
-        if (to.wallet.id === wallet.id) throw new PaymentsError('invalid_params', 'to: that is your own wallet');
-        return fileProposal(deps, session, {
-          kind: 'send',
-          wallet,
-          workspaceId,
-          identityArgs: { asset_id: asset.id, amount_units: units.toString(), to_wallet_id: to.wallet.id },
-          displayArgs: { ...money(asset, units), to_address: to.wallet.address, to_label: to.label, to_contact_id: to.contactId },
-          common: input,
-        });
+        return fileSendProposal(deps, session, { ...input, workspaceId });
       }),
   });
 
