@@ -8,6 +8,7 @@
  *     [--pglite-docs 1000]      PGlite sizes (0 to skip)
  *     [--corpus DIR]            vary real .txt/.md/.html agreements instead of generated text
  *     [--queries 50] [--concurrency 4]  (files ingested in parallel on Postgres)
+ *     [--keep-schema]           leave the Postgres schema in place (for EXPLAIN); drop it yourself
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -22,6 +23,7 @@ import { loadKnowledgeConfig } from '../../services/knowledge/src/config.ts';
 import { createCursorCodec } from '../../services/knowledge/src/domain/cursor.ts';
 import { ingestFile } from '../../services/knowledge/src/ingest/ingest-file.ts';
 import { createKnowledgeStore } from '../../services/knowledge/src/store/knowledge-store.ts';
+import { COUNT_QUERIES, SEARCH_QUERIES } from './bench-queries.ts';
 import { generateContract, varyText } from './generate-contracts.ts';
 
 const argv = process.argv.slice(2);
@@ -36,9 +38,8 @@ const SEARCH_TARGET_P50_MS = 30;
 const COUNT_TARGET_P50_MS = 100;
 const corpusDir = flag('corpus');
 const queryCount = Number(flag('queries') ?? 50);
+const keepSchema = argv.includes('--keep-schema');
 
-const SEARCH_QUERIES = ['interest rate applicable margin', 'event of default', 'financial statements fiscal year', 'governed by the laws of New York', 'commitments reduced', 'notices address schedule'];
-const COUNT_QUERIES: Array<[string, string]> = [['Borrower', 'exact'], ['Applicable Margin', 'exact'], ['event of default', 'phrase'], ['guarantor', 'phrase'], ['2.5', 'exact'], ['Delaware', 'exact']];
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -103,7 +104,8 @@ async function benchDb(base: ReturnType<typeof loadConfig>, sizes: number[]): Pr
     console.error(`\n${rows[rows.length - 1]}`);
   }
   await db.close();
-  if (base.databaseUrl && schema) {
+  if (base.databaseUrl && schema && keepSchema) console.error(`kept schema ${schema}`);
+  else if (base.databaseUrl && schema) {
     const admin = postgres(base.databaseUrl, { onnotice: () => {}, max: 1 });
     await admin.unsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await admin.end();

@@ -13,23 +13,35 @@ const PURE_TOKEN = /^[\p{L}\p{N}]+(?:[./-][\p{L}\p{N}]+)*$/u;
 /** Positions of one chunk start here: no phrase can span two chunks, as with the regex count. */
 export const CHUNK_POSITION_STRIDE = 16_384;
 
+/** One term's postings in a document. */
+export interface TermPostings {
+  readonly positions: number[];
+  /** The term right after each occurrence that an exact phrase may join to it (see follower-list.ts). */
+  readonly followers: string[];
+}
+
 /**
  * Term → positions for a document. Consecutive tokens are one position apart when an exact
  * phrase may join them and two apart otherwise, so "words at consecutive positions" is exactly
- * "an exact phrase match".
+ * "an exact phrase match"; a token one position on is also recorded as its predecessor's
+ * follower, so a two-word phrase is countable from the first word's row alone.
  */
-export function exactTokenPostings(chunks: readonly Chunk[]): Map<string, number[]> {
-  const postings = new Map<string, number[]>();
+export function exactTokenPostings(chunks: readonly Chunk[]): Map<string, TermPostings> {
+  const postings = new Map<string, TermPostings>();
   for (const chunk of chunks) {
     let position = chunk.ordinal * CHUNK_POSITION_STRIDE;
     let previousEnd = -1;
+    let previous: TermPostings | undefined;
     for (const m of chunk.text.matchAll(TOKEN)) {
-      if (previousEnd >= 0) position += PHRASE_GAP.test(chunk.text.slice(previousEnd, m.index)) ? 1 : 2;
+      const adjacent = previousEnd >= 0 && PHRASE_GAP.test(chunk.text.slice(previousEnd, m.index));
+      if (previousEnd >= 0) position += adjacent ? 1 : 2;
       previousEnd = m.index + m[0].length;
       const term = m[0].toLowerCase();
-      const list = postings.get(term);
-      if (list) list.push(position);
-      else postings.set(term, [position]);
+      if (adjacent) previous!.followers.push(term);
+      let entry = postings.get(term);
+      if (entry) entry.positions.push(position);
+      else postings.set(term, (entry = { positions: [position], followers: [] }));
+      previous = entry;
     }
     if (position - chunk.ordinal * CHUNK_POSITION_STRIDE >= CHUNK_POSITION_STRIDE) {
       throw new Error(`chunk ${chunk.ordinal} has too many tokens for the postings index`);

@@ -3,6 +3,7 @@ import type { DbHandle } from '../../../../shared/db/client.ts';
 import type { Chunk } from '../domain/chunk-text.ts';
 import type { ExtractedGraph } from '../domain/extract-entities.ts';
 import { CHUNK_POSITION_STRIDE, exactTokenPostings } from '../domain/exact-tokens.ts';
+import { encodeFollowers, FOLLOWER_MARK } from '../domain/follower-list.ts';
 import { sqlList } from './sql-list.ts';
 import { kbBlobs, kbDocuments, kbEntities } from './schema.ts';
 
@@ -73,7 +74,7 @@ export function createDocumentsStore(handle: DbHandle) {
      * (`jsonb_to_recordset`): one round trip and one parse per table, whatever the row count.
      */
     async saveIndex(documentId: string, roomId: string, text: string, chunks: readonly Chunk[], graph: ExtractedGraph): Promise<void> {
-      const tokens = [...exactTokenPostings(chunks)].map(([term, positions]) => ({ t: term, p: positions }));
+      const tokens = [...exactTokenPostings(chunks)].map(([term, { positions, followers }]) => ({ t: term, p: positions, f: encodeFollowers(followers) }));
       await db.transaction(async (tx) => {
         // A reclaimed (previously failed) document may hold a partial index: start clean.
         await tx.execute(sql`
@@ -85,17 +86,26 @@ export function createDocumentsStore(handle: DbHandle) {
           insert into kb_chunks (document_id, room_id, ordinal, start_offset, end_offset, text)
           select ${documentId}, ${roomId}, x.o, x.s, x.e, x.t
           from jsonb_to_recordset(${JSON.stringify(chunks.map((c) => ({ o: c.ordinal, s: c.startOffset, e: c.endOffset, t: c.text })))}::jsonb) as x(o int, s int, e int, t text)`);
-        // Phrase-mode postings are the chunk tsvectors' own lexemes, so stemming is Postgres's.
+        // Phrase-mode postings are the chunk tsvectors' own lexemes, so stemming is Postgres's. The
+        // follower lists hold the lexemes 1 and 2 positions on (stop words leave gaps); `at` has
+        // one row per position, so joining it never repeats an occurrence.
         await tx.execute(sql`
-          insert into kb_lexemes (term, document_id, room_id, positions)
-          select u.lexeme, ${documentId}, ${roomId}, array_agg(c.ordinal * ${CHUNK_POSITION_STRIDE} + p order by c.ordinal, p)
-          from kb_chunks c cross join lateral unnest(c.tsv) as u cross join lateral unnest(u.positions) as p
-          where c.document_id = ${documentId} group by u.lexeme`);
+          with o as (
+            select u.lexeme, c.ordinal * ${CHUNK_POSITION_STRIDE} + p as pos
+            from kb_chunks c cross join lateral unnest(c.tsv) as u cross join lateral unnest(u.positions) as p
+            where c.document_id = ${documentId}
+          ),
+          at as (select pos, string_agg(${FOLLOWER_MARK} || lexeme || ${FOLLOWER_MARK}, '') as entries from o group by pos)
+          insert into kb_lexemes (term, document_id, room_id, positions, followers1, followers2)
+          select o.lexeme, ${documentId}, ${roomId}, array_agg(o.pos order by o.pos),
+                 coalesce(string_agg(a1.entries, ''), ''), coalesce(string_agg(a2.entries, ''), '')
+          from o left join at a1 on a1.pos = o.pos + 1 left join at a2 on a2.pos = o.pos + 2
+          group by o.lexeme`);
         for (const batch of batches(tokens, 5000)) {
           await tx.execute(sql`
-            insert into kb_tokens (term, document_id, room_id, positions)
-            select x.t, ${documentId}, ${roomId}, array(select jsonb_array_elements_text(x.p)::int)
-            from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as x(t text, p jsonb)`);
+            insert into kb_tokens (term, document_id, room_id, positions, followers)
+            select x.t, ${documentId}, ${roomId}, array(select jsonb_array_elements_text(x.p)::int), x.f
+            from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as x(t text, p jsonb, f text)`);
         }
         const idByRef = new Map<string, number>();
         for (const batch of batches(graph.entities)) {

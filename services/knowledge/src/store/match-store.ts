@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { DbHandle } from '../../../../shared/db/client.ts';
 import { literalPatternPg, type MatchPlan, type PhrasePlan } from '../domain/count-query.ts';
 import { postingTermsOf } from '../domain/exact-tokens.ts';
+import { followerEntry } from '../domain/follower-list.ts';
 import { sqlList } from './sql-list.ts';
 
 /**
@@ -50,6 +51,37 @@ interface TermSequence {
   readonly terms: ReadonlyArray<{ term: string; offset: number }>;
 }
 
+/** A postings table and its follower-list columns by distance (see follower-list.ts). */
+interface PostingsTable {
+  readonly name: SQL;
+  readonly followers: Readonly<Record<number, SQL>>;
+}
+
+const TOKENS: PostingsTable = { name: sql`kb_tokens`, followers: { 1: sql.raw('followers') } };
+const LEXEMES: PostingsTable = { name: sql`kb_lexemes`, followers: { 1: sql.raw('followers1'), 2: sql.raw('followers2') } };
+
+/**
+ * A two-term sequence counted from the first term's row: occurrences of the second term's entry
+ * in its follower list (one string operation, no second row, no per-position rows). A row
+ * written before follower lists existed (NULL) is counted by the position join instead.
+ */
+function pairCounted(table: PostingsTable, seq: TermSequence, scope: MatchScope): SQL | undefined {
+  if (seq.terms.length !== 2) return undefined;
+  const [head, next] = seq.terms;
+  const distance = next.offset - head.offset;
+  const column = table.followers[distance];
+  if (!column) return undefined;
+  const entry = followerEntry(next.term);
+  return sql`
+    select t0.document_id, t0.room_id,
+      (case when t0.${column} is not null
+        then (char_length(t0.${column}) - char_length(replace(t0.${column}, ${entry}::text, ''))) / char_length(${entry}::text)
+        else (select count(*) from unnest(t0.positions) as s(p) where s.p + ${distance} = any(coalesce(
+          (select t1.positions from ${table.name} t1 where t1.term = ${next.term} and t1.document_id = t0.document_id), '{}')))
+      end)::int as occ
+    from ${table.name} t0 where t0.term = ${head.term} and ${scopeSql(scope, sql`t0`)}`;
+}
+
 /**
  * Start positions of a term sequence per document, from a postings table: a start p of the
  * first term counts when every other term has a position at p + its offset. One index lookup
@@ -66,7 +98,8 @@ function sequenceStarts(table: SQL, seq: TermSequence, scope: MatchScope): SQL {
 }
 
 /** (document_id, room_id, occ) for alternatives whose common start positions count once. */
-function countedFromPostings(table: SQL, alternatives: readonly TermSequence[], scope: MatchScope, excluded: readonly TermSequence[] = []): SQL {
+function countedFromPostings(postings: PostingsTable, alternatives: readonly TermSequence[], scope: MatchScope, excluded: readonly TermSequence[] = []): SQL {
+  const table = postings.name;
   const negation = excluded.length
     ? sql`where not exists (select 1 from (${sql.join(excluded.map((e) => sequenceStarts(table, e, {})), sql` union all `)}) n where n.document_id = h.document_id)`
     : sql``;
@@ -74,6 +107,9 @@ function countedFromPostings(table: SQL, alternatives: readonly TermSequence[], 
     // The common case, a single term: its position count is its occurrence count.
     return sql`select t0.document_id, t0.room_id, cardinality(t0.positions) as occ from ${table} t0 where t0.term = ${alternatives[0].terms[0].term} and ${scopeSql(scope, sql`t0`)}`;
   }
+  // The next most common, a two-word phrase ("Applicable Margin", "event of default").
+  const pair = alternatives.length === 1 && !excluded.length ? pairCounted(postings, alternatives[0], scope) : undefined;
+  if (pair) return pair;
   return sql`
     select h.document_id, h.room_id, count(distinct h.p)::int as occ
     from (${sql.join(alternatives.map((a) => sequenceStarts(table, a, scope)), sql` union all `)}) h
@@ -116,7 +152,7 @@ export function createMatchStore(handle: DbHandle) {
     // postings; a start matched by two alternatives counts once, so OR never double-counts.
     const toSequence = (lexemes: Lexeme[]): TermSequence => ({ terms: lexemes.map((l) => ({ term: l.lexeme, offset: l.p })) });
     const counted = countedFromPostings(
-      sql`kb_lexemes`,
+      LEXEMES,
       matchable.map((a) => toSequence(a.lexemes)),
       scope,
       excluded.filter((e) => e.lexemes.length > 0).map((e) => toSequence(e.lexemes)),
@@ -127,7 +163,7 @@ export function createMatchStore(handle: DbHandle) {
   async function compile(plan: MatchPlan, scope: MatchScope): Promise<CompiledMatch> {
     if (plan.mode === 'phrase') return compilePhrase(plan, scope);
     const terms = plan.mode === 'exact' ? postingTermsOf(plan.words) : undefined;
-    if (terms) return { counted: countedFromPostings(sql`kb_tokens`, [{ terms: terms.map((term, offset) => ({ term, offset })) }], scope) };
+    if (terms) return { counted: countedFromPostings(TOKENS, [{ terms: terms.map((term, offset) => ({ term, offset })) }], scope) };
     // Words that are not whole tokens (`Borrower's`, `(a)`) and fuzzy substrings: the regex path.
     const pattern = literalPatternPg(plan);
     // `~*` lets the trigram index narrow the chunks; regexp_count then counts every match.

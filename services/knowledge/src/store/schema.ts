@@ -121,6 +121,11 @@ export const kbChunks = pgTable(
  * - `kb_tokens`: exact-mode tokens (lower-cased; letters/digits joined by `.` `-` `/`). Two tokens
  *   are one position apart only when separated by blanks with at most one line break.
  * - `kb_lexemes`: the `english` lexemes of the chunk tsvectors (phrase mode), copied in SQL.
+ *
+ * Follower lists (domain/follower-list.ts) make the commonest phrase, two words, countable from
+ * the first word's row alone: a join of two rows per document costs about ten times a single
+ * row at 10,000 documents. NULL means the row predates follower lists; counting then falls back
+ * to the position join for that row, so old and new rows give the same exact answer.
  */
 export const kbTokens = pgTable(
   'kb_tokens',
@@ -131,6 +136,8 @@ export const kbTokens = pgTable(
     documentId: uuid('document_id').notNull(),
     roomId: uuid('room_id').notNull(),
     positions: integer('positions').array().notNull(),
+    /** The token right after each occurrence, where an exact phrase may join the two. */
+    followers: text('followers'),
   },
   (t) => [primaryKey({ columns: [t.term, t.documentId] }), index('kb_tokens_document').on(t.documentId)],
 );
@@ -144,6 +151,9 @@ export const kbLexemes = pgTable(
     documentId: uuid('document_id').notNull(),
     roomId: uuid('room_id').notNull(),
     positions: integer('positions').array().notNull(),
+    /** Lexemes one position after each occurrence (`a b`), and two after (`a <2> b`: one stop word between, as in "event of default"). */
+    followers1: text('followers1'),
+    followers2: text('followers2'),
   },
   (t) => [primaryKey({ columns: [t.term, t.documentId] }), index('kb_lexemes_document').on(t.documentId)],
 );
