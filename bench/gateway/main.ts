@@ -3,49 +3,89 @@
  * directly to the upstream — same tool, same machine, one run — uncached and cached; then
  * `search_tools` ranking p95 over 5,000 generated tools, and firewall results/s.
  *
- * The upstream runs in its own process (as it would in any deployment); auth, the gateway and
- * the load generator share this one. Direct and routed runs alternate (ROUNDS, default 2) and
- * the table reports the median of each, so a burst of load from elsewhere on the machine does
- * not land on one side only.
+ * Layout (printed with the table): the upstream, the gateway (with auth and its database) and
+ * this load generator each run in their own process, as in a deployment, so the gateway's CPU
+ * is not hidden behind — or charged to — the load generator's. `GATEWAY_IN_PROCESS=1` puts auth
+ * and the gateway back into this process, `UPSTREAM_IN_PROCESS=1` the upstream (older layouts,
+ * kept to compare with older figures).
+ *
+ * Two measurements per call kind: throughput at CONCURRENCY (default 16) — direct and routed
+ * runs alternate (ROUNDS, default 2) and the median is reported, so a burst of load from
+ * elsewhere lands on both sides — and latency at concurrency 1, where "added p50/p99" is the
+ * time the gateway adds to one call rather than queueing on a saturated machine.
  *
  *   npm run bench -- gateway      (PGlite; DATABASE_URL=postgres://… for Postgres)
- *   DURATION_MS=5000 CONCURRENCY=16 ROUNDS=2 [UPSTREAM_IN_PROCESS=1]
+ *   DURATION_MS=5000 CONCURRENCY=16 ROUNDS=2 LATENCY_MS=3000 [GATEWAY_IN_PROCESS=1] [UPSTREAM_IN_PROCESS=1]
+ *   GATEWAY_CPU_PROF_DIR=/tmp/prof   writes a --cpu-prof profile of the gateway process
  */
 import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startStack } from '../../test/support/stack.ts';
-import type { GatewayService } from '../../services/gateway/src/app.ts';
-import { upsertUpstream } from '../../services/gateway/src/store/upstream-store.ts';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { buildSearchIndex, rankDocuments } from '../../services/gateway/src/domain/tool-ranking.ts';
 import { scanValue } from '../../services/gateway/src/domain/firewall.ts';
 import { FIXTURE_CATALOG, GOLDEN_QUERIES } from '../../services/gateway/src/domain/tool-ranking.fixture.ts';
 
 const DURATION_MS = Number(process.env.DURATION_MS ?? 5000);
+const LATENCY_MS = Number(process.env.LATENCY_MS ?? 3000);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 16);
 const ROUNDS = Number(process.env.ROUNDS ?? 2);
+const GATEWAY_IN_PROCESS = process.env.GATEWAY_IN_PROCESS === '1';
+const UPSTREAM_IN_PROCESS = process.env.UPSTREAM_IN_PROCESS === '1';
 
-async function startUpstreamProcess(): Promise<{ url: string; stop(): void }> {
-  if (process.env.UPSTREAM_IN_PROCESS === '1') {
-    // The previous layout (upstream in this process), kept for comparison with older figures.
-    const { startFakeUpstream } = await import('../../test/gateway/fake-upstream.ts');
-    const inline = await startFakeUpstream();
-    return { url: inline.url, stop: () => void inline.close() };
+/** CPU seconds (user + system) a process has used so far, from /proc; undefined where there is none. */
+function cpuSeconds(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in USER_HZ (100 on Linux)
+  } catch {
+    return undefined;
   }
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./upstream-process.ts', import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`upstream process exited (${code})`)));
-  });
-  return { url: (JSON.parse(line) as { url: string }).url, stop: () => child.kill('SIGTERM') };
 }
 
-function median(runs: Run[]): Run {
-  const sorted = [...runs].sort((a, b) => a.rps - b.rps);
-  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+/** Starts a bench child and reads the one JSON line it prints when ready. */
+async function child<T>(script: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<{ ready: T; pid: number | undefined; stop(): Promise<void> }> {
+  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', fileURLToPath(new URL(script, import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: proc.stdout! }).once('line', resolve);
+    proc.once('exit', (code) => reject(new Error(`${script} exited (${code})`)));
+  });
+  const exited = new Promise<void>((r) => proc.once('exit', () => r()));
+  return {
+    ready: JSON.parse(line) as T,
+    pid: proc.pid,
+    stop: async () => {
+      proc.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+async function startUpstream(): Promise<{ url: string; pid?: number | undefined; stop(): Promise<void> }> {
+  if (UPSTREAM_IN_PROCESS) {
+    const { startFakeUpstream } = await import('../../test/gateway/fake-upstream.ts');
+    const inline = await startFakeUpstream();
+    return { url: inline.url, stop: () => inline.close() };
+  }
+  const c = await child<{ url: string }>('./upstream-process.ts', {});
+  return { url: c.ready.url, pid: c.pid, stop: c.stop };
+}
+
+async function startGateway(upstreamUrl: string): Promise<{ url: string; key: string; db: string; pid?: number | undefined; stop(): Promise<void> }> {
+  if (GATEWAY_IN_PROCESS) {
+    const dir = mkdtempSync(join(tmpdir(), 'gwb-'));
+    writeFileSync(join(dir, 'gateway.config.json'), JSON.stringify({ upstreams: [] }));
+    process.env.GATEWAY_CONFIG = join(dir, 'gateway.config.json');
+    const { startGatewayBench } = await import('./gateway-stack.ts');
+    const inline = await startGatewayBench(upstreamUrl);
+    return { ...inline, stop: () => inline.close() };
+  }
+  const prof = process.env.GATEWAY_CPU_PROF_DIR;
+  const c = await child<{ url: string; key: string; db: string }>('./gateway-process.ts', { BENCH_UPSTREAM_URL: upstreamUrl }, prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : []);
+  return { ...c.ready, pid: c.pid, stop: c.stop };
 }
 
 interface Run {
@@ -53,17 +93,28 @@ interface Run {
   p50: number;
   p99: number;
   errors: number;
+  /** CPU ms per call spent by the upstream and by the gateway process (own-process layouts only). */
+  upstreamCpuMs?: number | undefined;
+  gatewayCpuMs?: number | undefined;
+}
+
+function median(runs: Run[]): Run {
+  const sorted = [...runs].sort((a, b) => a.rps - b.rps);
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
 }
 
 function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
-async function load(url: string, headers: Record<string, string>, body: (i: number) => unknown): Promise<Run> {
+let pids: { upstream?: number | undefined; gateway?: number | undefined } = {};
+
+async function load(url: string, headers: Record<string, string>, body: (i: number) => unknown, concurrency: number, durationMs: number): Promise<Run> {
+  const cpu0 = { upstream: cpuSeconds(pids.upstream), gateway: cpuSeconds(pids.gateway) };
   const latencies: number[] = [];
   let errors = 0;
   let i = 0;
-  const end = performance.now() + DURATION_MS;
+  const end = performance.now() + durationMs;
   const worker = async () => {
     while (performance.now() < end) {
       const started = performance.now();
@@ -74,39 +125,47 @@ async function load(url: string, headers: Record<string, string>, body: (i: numb
     }
   };
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  await Promise.all(Array.from({ length: concurrency }, worker));
   const seconds = (performance.now() - t0) / 1000;
   latencies.sort((a, b) => a - b);
-  return { rps: latencies.length / seconds, p50: pct(latencies, 50), p99: pct(latencies, 99), errors };
+  const perCall = (before: number | undefined, after: number | undefined) => (before === undefined || after === undefined ? undefined : ((after - before) * 1000) / latencies.length);
+  return {
+    rps: latencies.length / seconds,
+    p50: pct(latencies, 50),
+    p99: pct(latencies, 99),
+    errors,
+    upstreamCpuMs: perCall(cpu0.upstream, cpuSeconds(pids.upstream)),
+    gatewayCpuMs: perCall(cpu0.gateway, cpuSeconds(pids.gateway)),
+  };
 }
 
 const call = (name: string, args: Record<string, unknown>) => (i: number) => ({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name, arguments: args } });
 
 async function main() {
-  const dir = mkdtempSync(join(tmpdir(), 'gwb-'));
-  writeFileSync(join(dir, 'gateway.config.json'), JSON.stringify({ upstreams: [] }));
-  process.env.GATEWAY_CONFIG = join(dir, 'gateway.config.json');
-  const stack = await startStack({ services: ['gateway'] });
-  const upstream = await startUpstreamProcess();
-  await upsertUpstream(stack.db, { name: 'ext', url: upstream.url, prefix: 'ext', categories: ['defi'], tier: 'standard', costMicroUsdc: 5000, timeoutMs: 30000, maxConcurrent: 64, cacheTtls: { list_yields: 300 }, auth: { kind: 'none' }, autoApprove: [], source: 'cli' });
-  await (stack.services.gateway as GatewayService).registry.refreshDue();
-  await stack.createUser({ email: 'bench@example.com' });
-  const key = (await stack.createKey('bench@example.com')).api_key;
-  const gw = stack.config.services.gateway.resource;
-  const auth = { authorization: `Bearer ${key}` };
+  const upstream = await startUpstream();
+  const gateway = await startGateway(upstream.url);
+  const auth = { authorization: `Bearer ${gateway.key}` };
+  pids = { upstream: upstream.pid, gateway: gateway.pid };
+  const kinds = [
+    { label: 'uncached (read_note)', direct: call('read_note', {}), routed: call('invoke_tool', { tool: 'ext_read_note', arguments: {} }) },
+    { label: 'cached (list_yields)', direct: call('list_yields', { chain: 'base' }), routed: call('invoke_tool', { tool: 'ext_list_yields', arguments: { chain: 'base' } }) },
+  ];
 
   // Warm-up: key exchange cache, connections, JIT.
-  await load(upstream.url, {}, call('read_note', {}));
-  await load(gw, auth, call('invoke_tool', { tool: 'ext_read_note', arguments: {} }));
-
-  const runs = { direct: [] as Run[], routed: [] as Run[], directCached: [] as Run[], routedCached: [] as Run[] };
-  for (let r = 0; r < ROUNDS; r++) {
-    runs.direct.push(await load(upstream.url, {}, call('read_note', {})));
-    runs.routed.push(await load(gw, auth, call('invoke_tool', { tool: 'ext_read_note', arguments: {} })));
-    runs.directCached.push(await load(upstream.url, {}, call('list_yields', { chain: 'base' })));
-    runs.routedCached.push(await load(gw, auth, call('invoke_tool', { tool: 'ext_list_yields', arguments: { chain: 'base' } })));
+  for (const k of kinds) {
+    await load(upstream.url, {}, k.direct, CONCURRENCY, 1500);
+    await load(gateway.url, auth, k.routed, CONCURRENCY, 1500);
   }
-  const [direct, routed, directCached, routedCached] = [median(runs.direct), median(runs.routed), median(runs.directCached), median(runs.routedCached)];
+
+  const throughput = kinds.map(() => ({ direct: [] as Run[], routed: [] as Run[] }));
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const [n, k] of kinds.entries()) {
+      throughput[n]!.direct.push(await load(upstream.url, {}, k.direct, CONCURRENCY, DURATION_MS));
+      throughput[n]!.routed.push(await load(gateway.url, auth, k.routed, CONCURRENCY, DURATION_MS));
+    }
+  }
+  const latency: Array<{ direct: Run; routed: Run }> = [];
+  for (const k of kinds) latency.push({ direct: await load(upstream.url, {}, k.direct, 1, LATENCY_MS), routed: await load(gateway.url, auth, k.routed, 1, LATENCY_MS) });
 
   // search_tools ranking over 5,000 generated tools.
   const generated = Array.from({ length: 5000 }, (_, i) => {
@@ -124,24 +183,32 @@ async function main() {
   }
   searchTimes.sort((a, b) => a - b);
 
-  // Firewall throughput on a typical ~2 kB structured result.
+  // Firewall throughput on a typical ~1 kB structured result.
   const typical = { content: [{ type: 'text', text: JSON.stringify({ pools: Array.from({ length: 15 }, (_, i) => ({ id: `pool-${i}`, chain: 'base', apy: 4 + i / 10, protocol: 'aave-v3' })) }) }] };
   const fwN = 20000;
   const tFw = performance.now();
   for (let i = 0; i < fwN; i++) scanValue(typical);
   const fwSeconds = (performance.now() - tFw) / 1000;
 
+  const layout = `upstream ${UPSTREAM_IN_PROCESS ? 'in the load generator\'s process' : 'in its own process'}, auth + gateway ${GATEWAY_IN_PROCESS ? 'in the load generator\'s process' : 'in their own process'}`;
+  const ms = (v: number | undefined) => (v === undefined ? '–' : v.toFixed(3));
   const row = (label: string, d: Run, g: Run) =>
-    `| ${label} | ${d.rps.toFixed(0)} | ${g.rps.toFixed(0)} | ${(g.rps / d.rps).toFixed(2)} | ${d.p50.toFixed(2)} / ${d.p99.toFixed(2)} | ${g.p50.toFixed(2)} / ${g.p99.toFixed(2)} | ${(g.p50 - d.p50).toFixed(2)} / ${(g.p99 - d.p99).toFixed(2)} | ${d.errors + g.errors} |`;
-  console.log(`\nGateway benchmark — concurrency ${CONCURRENCY}, ${DURATION_MS} ms per run, median of ${ROUNDS} alternating rounds, ${stack.db.kind}, ${process.env.UPSTREAM_IN_PROCESS === '1' ? 'upstream in this process' : 'upstream in its own process'}\n`);
-  console.log('| call | direct req/s | gateway req/s | ratio | direct p50/p99 ms | gateway p50/p99 ms | added p50/p99 ms | errors |');
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
-  console.log(row('uncached (read_note)', direct, routed));
-  console.log(row('cached (list_yields)', directCached, routedCached));
+    `| ${label} | ${d.rps.toFixed(0)} | ${g.rps.toFixed(0)} | ${(g.rps / d.rps).toFixed(2)} | ${d.p50.toFixed(2)} / ${d.p99.toFixed(2)} | ${g.p50.toFixed(2)} / ${g.p99.toFixed(2)} | ${(g.p50 - d.p50).toFixed(2)} / ${(g.p99 - d.p99).toFixed(2)} | ${ms(d.upstreamCpuMs)} | ${ms(g.gatewayCpuMs)} / ${ms(g.upstreamCpuMs)} | ${d.errors + g.errors} |`;
+  const header = [
+    '| call | direct req/s | gateway req/s | ratio | direct p50/p99 ms | gateway p50/p99 ms | added p50/p99 ms | direct: upstream CPU ms/call | routed: gateway / upstream CPU ms/call | errors |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  console.log(`\nGateway benchmark — ${gateway.db}; ${layout}\n`);
+  console.log(`Throughput: concurrency ${CONCURRENCY}, ${DURATION_MS} ms per run, median of ${ROUNDS} alternating rounds\n`);
+  console.log(header.join('\n'));
+  kinds.forEach((k, n) => console.log(row(k.label, median(throughput[n]!.direct), median(throughput[n]!.routed))));
+  console.log(`\nLatency: concurrency 1, ${LATENCY_MS} ms per run\n`);
+  console.log(header.join('\n'));
+  kinds.forEach((k, n) => console.log(row(k.label, latency[n]!.direct, latency[n]!.routed)));
   console.log(`\nsearch_tools ranking over 5,000 tools: index build ${buildMs.toFixed(0)} ms; p50 ${pct(searchTimes, 50).toFixed(2)} ms, p95 ${pct(searchTimes, 95).toFixed(2)} ms (${searchTimes.length} queries)`);
   console.log(`firewall: ${(fwN / fwSeconds).toFixed(0)} results/s (${((fwSeconds / fwN) * 1000).toFixed(3)} ms per ${JSON.stringify(typical).length}-byte result)`);
-  upstream.stop();
-  await stack.close();
+  await gateway.stop();
+  await upstream.stop();
   process.exit(0);
 }
 
