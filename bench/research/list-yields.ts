@@ -4,6 +4,7 @@
  * and round, so RSS is that universe's alone):
  *
  *   node --import tsx --expose-gc bench/research/list-yields.ts 20000 [IMPL_ROOT]
+ *   node --expose-gc OUT/bench/research/list-yields.mjs 20000 OUT     (compiled: see main.ts)
  *
  * prints one JSON line. IMPL_ROOT (default: this repository) is a checkout whose
  * services/research + shared are measured, so an older version can be run through the very same
@@ -17,6 +18,7 @@
  * snapshot goes through the real persistence serialisation into a store that, like Postgres,
  * keeps nothing in this process.
  */
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const ITERATIONS = 200;
@@ -142,13 +144,15 @@ const mb = (bytes: number) => bytes / 2 ** 20;
 export async function measure(n: number, implRoot: string): Promise<Measurement> {
   const src = `${implRoot}/services/research/src`;
   // Only what list_yields needs, loaded before any data so the baseline is the process, not the data.
+  // `.ts` through tsx (npm start), or `.js` from `npm run build`'s output (production images).
+  const ext = existsSync(`${src}/config.ts`) ? 'ts' : 'js';
   const [{ loadResearchConfig }, { loadProtocolPriors }, { MarketData }, { createListYieldsTool }, { createDefillamaClient }, { createLogger }] = await Promise.all([
-    import(`${src}/config.ts`),
-    import(`${src}/domain/protocol-priors.ts`),
-    import(`${src}/market/market-data.ts`),
-    import(`${src}/tools/list-yields.ts`),
-    import(`${src}/upstream/defillama-client.ts`),
-    import(`${implRoot}/shared/log.ts`),
+    import(`${src}/config.${ext}`),
+    import(`${src}/domain/protocol-priors.${ext}`),
+    import(`${src}/market/market-data.${ext}`),
+    import(`${src}/tools/list-yields.${ext}`),
+    import(`${src}/upstream/defillama-client.${ext}`),
+    import(`${implRoot}/shared/log.${ext}`),
   ]);
   global.gc?.();
   const baseRssMb = mb(process.memoryUsage().rss);

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliUsageError, type CliCommand, type CliDeps } from '../../shared/cli.ts';
 import { ConfigError, loadConfig } from '../../shared/config.ts';
@@ -24,7 +25,8 @@ const SERVICE_CLI_MODULES = ['auth', 'research', 'knowledge', 'payments', 'gatew
 async function loadCommands(): Promise<CliCommand[]> {
   const commands: CliCommand[] = [migrate];
   for (const service of SERVICE_CLI_MODULES) {
-    const url = new URL(`../${service}/src/cli.ts`, import.meta.url);
+    // `.js` when running from `npm run build`'s output, `.ts` from the sources.
+    const url = new URL(`../${service}/src/cli${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
     if (!existsSync(fileURLToPath(url))) continue;
     const mod = (await import(url.href)) as { commands?: CliCommand[] };
     commands.push(...(mod.commands ?? []));
