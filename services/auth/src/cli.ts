@@ -2,7 +2,7 @@ import { CliUsageError, type CliCommand, type CliDeps } from '../../../shared/cl
 import { LIVE_CHAIN_ID, TEST_CHAIN_ID } from '../../../shared/config.ts';
 import type { DbHandle } from '../../../shared/db/client.ts';
 import { RESOURCE_SCOPES } from '../../../shared/auth/scopes.ts';
-import { optionalFlag, parseArgs, requiredFlag } from '../../cli/argv.ts';
+import { parseCommandArgs, requiredFlag } from '../../../shared/cli-args.ts';
 import { createAccountService } from './account-service.ts';
 import { AccountError } from './domain/account-errors.ts';
 import { createTokenMinter } from './domain/token-minter.ts';
@@ -26,14 +26,15 @@ const usersAdd: CliCommand = {
   usage: 'gatehouse users add --email E --password P [--kyc]',
   summary: 'Create an account (verification level none, or kyc with --kyc).',
   async run(argv, deps) {
-    const args = parseArgs(argv, ['kyc']);
-    const email = requiredFlag(args, 'email');
-    const password = requiredFlag(args, 'password');
+    const { values, positionals } = parseCommandArgs(argv, { email: { type: 'string' }, password: { type: 'string' }, kyc: { type: 'boolean' } });
+    if (positionals.length) throw new CliUsageError(`Unexpected argument ${positionals[0]}`);
+    const email = requiredFlag(values, 'email');
+    const password = requiredFlag(values, 'password');
     if (!/^[^@\s]+@[^@\s]+$/.test(email)) throw new CliUsageError(`--email is not an email address: ${email}`);
     if (password.length < 8) throw new CliUsageError('--password must be at least 8 characters');
     return withAccounts(deps, async (accounts) => {
       try {
-        const user = await accounts.addUser({ email, password, verificationLevel: args.switches.has('kyc') ? 'kyc' : 'none' });
+        const user = await accounts.addUser({ email, password, verificationLevel: values.kyc ? 'kyc' : 'none' });
         deps.stdout.write(`Created ${user.email} (id ${user.id}, verification ${user.verificationLevel}).\n`);
         return 0;
       } catch (err) {
@@ -50,11 +51,12 @@ const keysCreate: CliCommand = {
   usage: 'gatehouse keys create --email E --kind connector|personal [--chains 153,151] [--name NAME]',
   summary: 'Mint an API key for an account and print it once.',
   async run(argv, deps) {
-    const args = parseArgs(argv);
-    const email = requiredFlag(args, 'email');
-    const kind = requiredFlag(args, 'kind');
+    const { values, positionals } = parseCommandArgs(argv, { email: { type: 'string' }, kind: { type: 'string' }, chains: { type: 'string' }, name: { type: 'string' } });
+    if (positionals.length) throw new CliUsageError(`Unexpected argument ${positionals[0]}`);
+    const email = requiredFlag(values, 'email');
+    const kind = requiredFlag(values, 'kind');
     if (kind !== 'connector' && kind !== 'personal') throw new CliUsageError(`--kind must be connector or personal, not ${kind}`);
-    const chainsText = optionalFlag(args, 'chains');
+    const chainsText = values.chains;
     const chains = chainsText?.split(',').map((c) => c.trim());
     for (const chain of chains ?? []) {
       if (chain !== TEST_CHAIN_ID && chain !== LIVE_CHAIN_ID) throw new CliUsageError(`--chains takes ${TEST_CHAIN_ID} and/or ${LIVE_CHAIN_ID}, not "${chain}"`);
@@ -67,7 +69,7 @@ const keysCreate: CliCommand = {
       }
       try {
         const { apiKey, record } = await accounts.createApiKey(user, {
-          serviceName: optionalFlag(args, 'name') ?? `cli-${kind}`,
+          serviceName: values.name ?? `cli-${kind}`,
           kind,
           ...(chains ? { allowedChains: chains } : {}),
         });

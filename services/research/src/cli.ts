@@ -1,5 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { parseCommandArgs } from '../../../shared/cli-args.ts';
 import { CliUsageError, type CliCommand, type CliDeps } from '../../../shared/cli.ts';
 import { loadResearchConfig } from './config.ts';
 import type { SourceName } from './domain/market-snapshot.ts';
@@ -11,29 +12,11 @@ import { createDefillamaClient } from './upstream/defillama-client.ts';
 import { snapshotStampOf } from './upstream/defillama-records.ts';
 
 /** Flag → source, and the file name `export` writes (re-importable with the same flags). */
-const FILES: readonly { flag: string; source: SourceName; file: string }[] = [
+const FILES: readonly { flag: 'pools' | 'stablecoins' | 'protocols'; source: SourceName; file: string }[] = [
   { flag: 'pools', source: 'defillama:yields', file: 'pools.json' },
   { flag: 'stablecoins', source: 'defillama:pegs', file: 'stablecoins.json' },
   { flag: 'protocols', source: 'defillama:protocols', file: 'protocols.json' },
 ];
-
-function parseFlags(argv: readonly string[], allowed: readonly string[]): { flags: Map<string, string>; positional: string[] } {
-  const flags = new Map<string, string>();
-  const positional: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (!arg.startsWith('--')) {
-      positional.push(arg);
-      continue;
-    }
-    const [name, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
-    if (!allowed.includes(name)) throw new CliUsageError(`Unknown flag --${name}`);
-    const value = inline ?? argv[++i];
-    if (value === undefined || value === '') throw new CliUsageError(`--${name} needs a file path`);
-    flags.set(name, value);
-  }
-  return { flags, positional };
-}
 
 async function withMarket<T>(deps: CliDeps, fn: (market: MarketData) => Promise<T>): Promise<T> {
   const db = await deps.openDb();
@@ -53,13 +36,14 @@ export const researchImport: CliCommand = {
   usage: 'gatehouse research import --pools F --stablecoins F --protocols F',
   summary: 'Load DefiLlama snapshot files (raw /pools, /stablecoins, /protocols responses) for air-gapped installs.',
   async run(argv, deps) {
-    const { flags, positional } = parseFlags(argv, FILES.map((f) => f.flag));
-    if (positional.length) throw new CliUsageError(`Unexpected argument ${positional[0]}`);
-    if (flags.size === 0) throw new CliUsageError('Give at least one of --pools, --stablecoins, --protocols');
+    const { values, positionals } = parseCommandArgs(argv, { pools: { type: 'string' }, stablecoins: { type: 'string' }, protocols: { type: 'string' } });
+    if (positionals.length) throw new CliUsageError(`Unexpected argument ${positionals[0]}`);
+    for (const { flag } of FILES) if (values[flag] === '') throw new CliUsageError(`--${flag} needs a file path`);
+    if (!FILES.some(({ flag }) => values[flag])) throw new CliUsageError('Give at least one of --pools, --stablecoins, --protocols');
     // Parse every file before storing any, so a bad file leaves the stored snapshot untouched.
     const loaded: { source: SourceName; body: unknown; path: string }[] = [];
     for (const { flag, source } of FILES) {
-      const path = flags.get(flag);
+      const path = values[flag];
       if (!path) continue;
       let body: unknown;
       try {
@@ -94,9 +78,9 @@ export const researchExport: CliCommand = {
   usage: 'gatehouse research export DIR',
   summary: 'Write the stored research snapshot (pools.json, stablecoins.json, protocols.json) to DIR.',
   async run(argv, deps) {
-    const { positional } = parseFlags(argv, []);
-    if (positional.length !== 1) throw new CliUsageError('Give exactly one output directory');
-    const dir = positional[0]!;
+    const { positionals } = parseCommandArgs(argv, {});
+    if (positionals.length !== 1) throw new CliUsageError('Give exactly one output directory');
+    const dir = positionals[0]!;
     return withMarket(deps, async (market) => {
       await mkdir(dir, { recursive: true });
       let written = 0;
