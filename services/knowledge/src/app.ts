@@ -9,6 +9,7 @@ import { GATEHOUSE_VERSION } from '../../../shared/version.ts';
 import { loadKnowledgeConfig, type KnowledgeConfig } from './config.ts';
 import { createCursorCodec } from './domain/cursor.ts';
 import { CODED_ERROR_TOOLS, plainErrorResult } from './errors.ts';
+import { startIndexingSweeper } from './ingest/indexing-sweeper.ts';
 import { uploadRoutes } from './routes/upload-routes.ts';
 import { createKnowledgeStore } from './store/knowledge-store.ts';
 import { createAskTool } from './tools/ask.ts';
@@ -100,9 +101,11 @@ export async function createKnowledgeService({ config, db, logger, env }: Servic
     extraRoutes: uploadRoutes({ config, knowledge, store, logger, background, ...(options.authenticateUploader ? { authenticateUploader: options.authenticateUploader } : {}) }),
     ...(options.dangerouslyDisableGuard ? { dangerouslyDisableGuard: options.dangerouslyDisableGuard } : {}),
   });
+  const sweeper = startIndexingSweeper({ store, logger, timeoutSeconds: knowledge.indexingTimeoutSeconds, intervalMs: knowledge.indexingSweepIntervalMs });
   return {
     app,
     async close() {
+      await sweeper.stop();
       // Let running freezes finish their one statement before the database closes under them.
       await Promise.allSettled([...background]);
       await toolServer.close();

@@ -15,6 +15,9 @@ export interface KnowledgeConfig {
   readonly downstreamTimeoutMs: number;
   /** Largest upload accepted by the HTTP ingestion route. */
   readonly maxUploadBytes: number;
+  /** A row still `indexing` this long after its claim is failed by the sweeper (its indexer died). */
+  readonly indexingTimeoutSeconds: number;
+  readonly indexingSweepIntervalMs: number;
 }
 
 const Env = z.object({
@@ -23,6 +26,8 @@ const Env = z.object({
   KNOWLEDGE_FETCH_WINDOW_CHARS: z.coerce.number().int().min(1000).max(200_000).default(50_000),
   KNOWLEDGE_DOWNSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
   KNOWLEDGE_MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(50 * 1024 * 1024),
+  KNOWLEDGE_INDEXING_TIMEOUT_SECONDS: z.coerce.number().int().min(60).default(900),
+  KNOWLEDGE_INDEXING_SWEEP_SECONDS: z.coerce.number().int().min(1).default(60),
 });
 
 export function loadKnowledgeConfig(env: Record<string, string | undefined> = process.env): KnowledgeConfig {
@@ -37,5 +42,7 @@ export function loadKnowledgeConfig(env: Record<string, string | undefined> = pr
     fetchWindowChars: e.KNOWLEDGE_FETCH_WINDOW_CHARS,
     downstreamTimeoutMs: e.KNOWLEDGE_DOWNSTREAM_TIMEOUT_MS,
     maxUploadBytes: e.KNOWLEDGE_MAX_UPLOAD_BYTES,
+    indexingTimeoutSeconds: e.KNOWLEDGE_INDEXING_TIMEOUT_SECONDS,
+    indexingSweepIntervalMs: e.KNOWLEDGE_INDEXING_SWEEP_SECONDS * 1000,
   });
 }

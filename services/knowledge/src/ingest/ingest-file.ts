@@ -41,6 +41,8 @@ export interface ClaimedFile {
   readonly mediaType: string;
   /** false when the same bytes were already in this room: there is nothing to index. */
   readonly created: boolean;
+  /** This claim's attempt: only it may write the index or the outcome (see schema `attempt`). */
+  readonly attempt: number;
 }
 
 /**
@@ -54,12 +56,14 @@ export async function claimFile(store: KnowledgeStore, input: IngestFileInput): 
   await store.documents.storeBlob(sha256, mediaType, input.bytes);
   const claim = await store.documents.claimDocument({ roomId: input.roomId, sha256, name: input.name, mediaType, userId: input.userId });
   input.onProgress?.('stored', 0.1);
-  return { documentId: claim.id, sha256, mediaType, created: claim.created };
+  return { documentId: claim.id, sha256, mediaType, created: claim.created, attempt: claim.attempt };
 }
 
 /**
  * Second half: parse → normalise → chunk → extract, and write the index in one transaction. A
- * parse failure leaves a `failed` row with the reason, which a re-upload retries.
+ * parse failure leaves a `failed` row with the reason, which a re-upload retries. If the row was
+ * claimed again meanwhile (swept as stalled, then re-uploaded), this run writes nothing and
+ * reports the row as the newer attempt leaves it.
  */
 export async function indexClaimedFile(store: KnowledgeStore, claimed: ClaimedFile, input: IngestFileInput): Promise<IngestFileResult> {
   const { documentId, sha256, mediaType } = claimed;
@@ -74,14 +78,20 @@ export async function indexClaimedFile(store: KnowledgeStore, claimed: ClaimedFi
     input.onProgress?.('parsed', 0.4);
     const chunks = chunkText(text);
     const graph = extractEntities(text, chunks);
-    await store.documents.saveIndex(documentId, input.roomId, text, chunks, graph);
+    if (!(await store.documents.saveIndex(documentId, claimed.attempt, input.roomId, text, chunks, graph))) return superseded(store, claimed, input);
     input.onProgress?.('indexed', 1);
     return { documentId, sha256, mediaType, created: true, status: 'ready', chars: text.length, chunks: chunks.length, entities: graph.entities.length };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    await store.documents.markFailed(documentId, message);
+    await store.documents.markFailed(documentId, claimed.attempt, message);
     return { documentId, sha256, mediaType, created: true, status: 'failed', error: message };
   }
+}
+
+async function superseded(store: KnowledgeStore, claimed: ClaimedFile, input: IngestFileInput): Promise<IngestFileResult> {
+  const current = await store.documents.getDocument(claimed.documentId, [input.roomId]);
+  const { documentId, sha256, mediaType } = claimed;
+  return { documentId, sha256, mediaType, created: false, status: current?.status ?? 'indexing', error: 'superseded: the file was claimed again by a newer upload, whose result stands' };
 }
 
 /** The one ingestion path (CLI, HTTP upload, tests): claim, then index. */

@@ -49,33 +49,45 @@ export function createDocumentsStore(handle: DbHandle) {
     /**
      * Claims (room, sha256). Returns the new document id, or the existing row when the file is
      * already in the room — the unique index decides, so concurrent uploads index it once. A
-     * previously failed row is reclaimed so a retry can index it.
+     * previously failed row (including one the sweeper gave up on) is reclaimed so a retry can
+     * index it; each claim is a new `attempt`, and only that attempt may write the outcome.
      */
-    async claimDocument(input: { roomId: string; sha256: string; name: string; mediaType: string; userId: string }): Promise<{ id: string; created: boolean }> {
+    async claimDocument(input: { roomId: string; sha256: string; name: string; mediaType: string; userId: string }): Promise<{ id: string; created: boolean; attempt: number }> {
       const inserted = await db
         .insert(kbDocuments)
         .values({ roomId: input.roomId, sha256: input.sha256, name: input.name, mediaType: input.mediaType, status: 'indexing', createdBy: input.userId })
         .onConflictDoNothing()
-        .returning({ id: kbDocuments.id });
-      if (inserted[0]) return { id: inserted[0].id, created: true };
+        .returning({ id: kbDocuments.id, attempt: kbDocuments.attempt });
+      if (inserted[0]) return { id: inserted[0].id, created: true, attempt: inserted[0].attempt };
       const reclaimed = await db
         .update(kbDocuments)
-        .set({ status: 'indexing', error: null, name: input.name })
+        .set({ status: 'indexing', error: null, name: input.name, attempt: sql`${kbDocuments.attempt} + 1`, claimedAt: sql`now()` })
         .where(and(eq(kbDocuments.roomId, input.roomId), eq(kbDocuments.sha256, input.sha256), eq(kbDocuments.status, 'failed')))
-        .returning({ id: kbDocuments.id });
-      if (reclaimed[0]) return { id: reclaimed[0].id, created: true };
-      const [existing] = await handle.rows<{ id: string }>(sql`select id::text as id from kb_documents where room_id = ${input.roomId} and sha256 = ${input.sha256}`);
-      return { id: existing.id, created: false };
+        .returning({ id: kbDocuments.id, attempt: kbDocuments.attempt });
+      if (reclaimed[0]) return { id: reclaimed[0].id, created: true, attempt: reclaimed[0].attempt };
+      const [existing] = await handle.rows<{ id: string; attempt: number }>(sql`select id::text as id, attempt from kb_documents where room_id = ${input.roomId} and sha256 = ${input.sha256}`);
+      return { id: existing.id, created: false, attempt: existing.attempt };
     },
 
     /**
      * Writes the text, chunks, graph and counting postings and flips the row to `ready` in one
      * transaction. Each table is one statement whose rows travel as a single JSON parameter
      * (`jsonb_to_recordset`): one round trip and one parse per table, whatever the row count.
+     *
+     * The transaction first locks the document row *for this attempt*: a superseded indexer (the
+     * row was swept and claimed again) writes nothing and gets `false`, and two indexers of one
+     * row never interleave their deletes and inserts. A swept row whose own attempt finishes
+     * late still becomes `ready` — the work is done and nobody has claimed it since.
      */
-    async saveIndex(documentId: string, roomId: string, text: string, chunks: readonly Chunk[], graph: ExtractedGraph): Promise<void> {
+    async saveIndex(documentId: string, attempt: number, roomId: string, text: string, chunks: readonly Chunk[], graph: ExtractedGraph): Promise<boolean> {
       const tokens = [...exactTokenPostings(chunks)].map(([term, { positions, followers }]) => ({ t: term, p: positions, f: encodeFollowers(followers) }));
-      await db.transaction(async (tx) => {
+      return db.transaction(async (tx) => {
+        const owned = await tx
+          .select({ id: kbDocuments.id })
+          .from(kbDocuments)
+          .where(and(eq(kbDocuments.id, documentId), eq(kbDocuments.attempt, attempt)))
+          .for('update');
+        if (!owned.length) return false;
         // A reclaimed (previously failed) document may hold a partial index: start clean.
         await tx.execute(sql`
           with a as (delete from kb_chunks where document_id = ${documentId}),
@@ -95,10 +107,10 @@ export function createDocumentsStore(handle: DbHandle) {
             from kb_chunks c cross join lateral unnest(c.tsv) as u cross join lateral unnest(u.positions) as p
             where c.document_id = ${documentId}
           ),
-          at as (select pos, string_agg(${FOLLOWER_MARK} || lexeme || ${FOLLOWER_MARK}, '') as entries from o group by pos)
+          at as (select pos, string_agg(${FOLLOWER_MARK} || lexeme || ${FOLLOWER_MARK}, '' order by lexeme) as entries from o group by pos)
           insert into kb_lexemes (term, document_id, room_id, positions, followers1, followers2)
           select o.lexeme, ${documentId}, ${roomId}, array_agg(o.pos order by o.pos),
-                 coalesce(string_agg(a1.entries, ''), ''), coalesce(string_agg(a2.entries, ''), '')
+                 coalesce(string_agg(a1.entries, '' order by o.pos), ''), coalesce(string_agg(a2.entries, '' order by o.pos), '')
           from o left join at a1 on a1.pos = o.pos + 1 left join at a2 on a2.pos = o.pos + 2
           group by o.lexeme`);
         for (const batch of batches(tokens, 5000)) {
@@ -148,11 +160,28 @@ export function createDocumentsStore(handle: DbHandle) {
             indexedAt: new Date(),
           })
           .where(eq(kbDocuments.id, documentId));
+        return true;
       });
     },
 
-    async markFailed(documentId: string, error: string): Promise<void> {
-      await db.update(kbDocuments).set({ status: 'failed', error: error.slice(0, 500) }).where(eq(kbDocuments.id, documentId));
+    /** Records a failure of this attempt; a superseded attempt changes nothing. */
+    async markFailed(documentId: string, attempt: number, error: string): Promise<void> {
+      await db
+        .update(kbDocuments)
+        .set({ status: 'failed', error: error.slice(0, 500) })
+        .where(and(eq(kbDocuments.id, documentId), eq(kbDocuments.attempt, attempt), eq(kbDocuments.status, 'indexing')));
+    },
+
+    /**
+     * Fails every row still `indexing` whose claim is older than `olderThanSeconds` (database
+     * clock, so every process agrees), in one conditional UPDATE: a row whose indexer is
+     * committing right now is locked by it and, once `ready`, no longer matches.
+     */
+    async failStalledIndexing(olderThanSeconds: number, error: string): Promise<Array<{ id: string; name: string }>> {
+      return handle.rows<{ id: string; name: string }>(sql`
+        update kb_documents set status = 'failed', error = ${error}
+        where status = 'indexing' and claimed_at < now() - make_interval(secs => ${olderThanSeconds})
+        returning id::text as id, name`);
     },
 
     async getDocument(documentId: string, roomIds: readonly string[]): Promise<DocumentRow | undefined> {

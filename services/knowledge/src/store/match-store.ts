@@ -62,23 +62,18 @@ const LEXEMES: PostingsTable = { name: sql`kb_lexemes`, followers: { 1: sql.raw(
 
 /**
  * A two-term sequence counted from the first term's row: occurrences of the second term's entry
- * in its follower list (one string operation, no second row, no per-position rows). A row
- * written before follower lists existed (NULL) is counted by the position join instead.
+ * in its follower list — one string operation per document, no second row, no per-position rows
+ * (so no sort), and a plan cheap enough that Postgres does not JIT-compile it.
  */
 function pairCounted(table: PostingsTable, seq: TermSequence, scope: MatchScope): SQL | undefined {
   if (seq.terms.length !== 2) return undefined;
   const [head, next] = seq.terms;
-  const distance = next.offset - head.offset;
-  const column = table.followers[distance];
+  const column = table.followers[next.offset - head.offset];
   if (!column) return undefined;
   const entry = followerEntry(next.term);
   return sql`
     select t0.document_id, t0.room_id,
-      (case when t0.${column} is not null
-        then (char_length(t0.${column}) - char_length(replace(t0.${column}, ${entry}::text, ''))) / char_length(${entry}::text)
-        else (select count(*) from unnest(t0.positions) as s(p) where s.p + ${distance} = any(coalesce(
-          (select t1.positions from ${table.name} t1 where t1.term = ${next.term} and t1.document_id = t0.document_id), '{}')))
-      end)::int as occ
+      ((char_length(t0.${column}) - char_length(replace(t0.${column}, ${entry}::text, ''))) / char_length(${entry}::text))::int as occ
     from ${table.name} t0 where t0.term = ${head.term} and ${scopeSql(scope, sql`t0`)}`;
 }
 

@@ -79,11 +79,21 @@ export const kbDocuments = pgTable(
     createdBy: uuid('created_by').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     indexedAt: timestamp('indexed_at', { withTimezone: true }),
+    /**
+     * Bumped by every claim of the row for indexing. Only the holder of the current attempt may
+     * write the index or the outcome, so an indexer that was given up on (swept) and then
+     * superseded by a re-upload cannot overwrite the newer run.
+     */
+    attempt: integer('attempt').notNull().default(1),
+    /** When the current attempt claimed the row: the sweeper fails `indexing` rows older than its timeout. */
+    claimedAt: timestamp('claimed_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     // Dedupe lives in the database: two concurrent uploads of one file into one room make one row.
     uniqueIndex('kb_documents_room_sha').on(t.roomId, t.sha256),
     index('kb_documents_room_created').on(t.roomId, t.createdAt),
+    // The sweeper's scan: only rows still indexing, oldest claim first.
+    index('kb_documents_indexing_claimed').on(t.claimedAt).where(sql`${t.status} = 'indexing'`),
     check('kb_documents_status_check', sql`${t.status} in ('indexing', 'ready', 'failed')`),
   ],
 );
@@ -124,8 +134,8 @@ export const kbChunks = pgTable(
  *
  * Follower lists (domain/follower-list.ts) make the commonest phrase, two words, countable from
  * the first word's row alone: a join of two rows per document costs about ten times a single
- * row at 10,000 documents. NULL means the row predates follower lists; counting then falls back
- * to the position join for that row, so old and new rows give the same exact answer.
+ * row at 10,000 documents. Rows written before follower lists existed were filled from their
+ * positions by migration 0005.
  */
 export const kbTokens = pgTable(
   'kb_tokens',
@@ -137,7 +147,7 @@ export const kbTokens = pgTable(
     roomId: uuid('room_id').notNull(),
     positions: integer('positions').array().notNull(),
     /** The token right after each occurrence, where an exact phrase may join the two. */
-    followers: text('followers'),
+    followers: text('followers').notNull(),
   },
   (t) => [primaryKey({ columns: [t.term, t.documentId] }), index('kb_tokens_document').on(t.documentId)],
 );
@@ -152,8 +162,8 @@ export const kbLexemes = pgTable(
     roomId: uuid('room_id').notNull(),
     positions: integer('positions').array().notNull(),
     /** Lexemes one position after each occurrence (`a b`), and two after (`a <2> b`: one stop word between, as in "event of default"). */
-    followers1: text('followers1'),
-    followers2: text('followers2'),
+    followers1: text('followers1').notNull(),
+    followers2: text('followers2').notNull(),
   },
   (t) => [primaryKey({ columns: [t.term, t.documentId] }), index('kb_lexemes_document').on(t.documentId)],
 );
