@@ -8,7 +8,7 @@ import { sanitizeDeep, scanValue, type FirewallScan } from '../domain/firewall.t
 import { upstreamFreshness, type RuntimeState } from '../domain/receipt.ts';
 import type { GatewayRegistry } from '../registry/gateway-registry.ts';
 import type { CatalogTool } from '../registry/tool-catalog.ts';
-import { UpstreamBusyError, UpstreamTimeoutError } from '../upstream/upstream-connection.ts';
+import { UpstreamBusyError, UpstreamCallAbortedError, UpstreamTimeoutError } from '../upstream/upstream-errors.ts';
 import type { ResultCache, CachedResult } from './result-cache.ts';
 import type { ReceiptWriter, WrittenReceipt } from './receipt-writer.ts';
 
@@ -78,7 +78,7 @@ export function createCallRouter(deps: RouteCallDeps) {
     let raw: CallToolResult;
     try {
       const credential = await deps.registry.credentialFor(upstream, session);
-      raw = await deps.registry.connection(upstream).callTool(credential, tool.upstreamTool, input.args, upstream.timeoutMs, input.signal);
+      raw = await deps.registry.connection(upstream).callTool(credential, tool.upstreamTool, input.args, { timeoutMs: upstream.timeoutMs, signal: input.signal, idempotent: tool.readOnly });
       deps.registry.recordOutcome(upstream.name, true);
     } catch (err) {
       const e = err as Error & { code?: number };
@@ -87,6 +87,11 @@ export function createCallRouter(deps: RouteCallDeps) {
       }
       if (e.code === -32602) {
         return { result: gatewayError('invalid_input', `${upstream.name} refused the arguments: ${String(e.message).slice(0, 300)}`), observedAtMs, meta: { runtimeState: 'invalid_input', scan: { verdict: 'safe', findings: [] }, action: 'passed' } };
+      }
+      if (err instanceof UpstreamCallAbortedError) {
+        // The caller hung up; nobody reads this answer, and it says nothing about the upstream's
+        // health, so it must not count towards the circuit breaker.
+        return { result: gatewayError('cancelled', 'The call was cancelled by the client.'), observedAtMs, meta: { runtimeState: 'ok', scan: { verdict: 'safe', findings: [] }, action: 'passed' } };
       }
       deps.registry.recordOutcome(upstream.name, false);
       const timedOut = err instanceof UpstreamTimeoutError;
