@@ -77,7 +77,12 @@ export async function settleSubmitted(db: Db, workerId: string, intentId: string
       .select()
       .from(intents)
       .where(and(eq(intents.id, intentId), eq(intents.status, 'submitted'), eq(intents.claimedBy, workerId)))
-      .for('update', { skipLocked: true });
+      // Wait for the row, never skip it: the intent is ours, and whoever holds its lock holds it
+      // for one statement — typically another worker's claim (`… FOR UPDATE SKIP LOCKED`), which
+      // locks an approved row it saw in its snapshot before finding it already claimed. Skipping
+      // left such intents `submitted` until a lease ran out. If another worker did take the
+      // intent over, the re-check after the wait sees its claim and we skip.
+      .for('update');
     if (!intent) return 'skipped';
     let result: Record<string, unknown> | undefined;
     let failure: string | undefined;
