@@ -5,7 +5,7 @@ import type { ExtractedGraph } from '../domain/extract-entities.ts';
 import { CHUNK_POSITION_STRIDE, exactTokenPostings } from '../domain/exact-tokens.ts';
 import { encodeFollowers, FOLLOWER_MARK } from '../domain/follower-list.ts';
 import { sqlList } from './sql-list.ts';
-import { kbBlobs, kbDocuments, kbEntities } from './schema.ts';
+import { kbBlobs, kbDocuments } from './schema.ts';
 
 export interface DocumentRow {
   readonly id: string;
@@ -23,14 +23,6 @@ export interface DocumentRow {
   readonly sizeBytes: number;
   readonly createdAt: Date;
   readonly indexedAt: Date | null;
-}
-
-const INSERT_BATCH_ROWS = 1000;
-
-function batches<T>(rows: readonly T[], size = INSERT_BATCH_ROWS): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
-  return out;
 }
 
 const DOCUMENT_COLUMNS = sql`
@@ -71,8 +63,10 @@ export function createDocumentsStore(handle: DbHandle) {
 
     /**
      * Writes the text, chunks, graph and counting postings and flips the row to `ready` in one
-     * transaction. Each table is one statement whose rows travel as a single JSON parameter
-     * (`jsonb_to_recordset`): one round trip and one parse per table, whatever the row count.
+     * transaction of two statements — the text index (chunks, their lexeme postings, exact-token
+     * postings) and the graph (entities, mentions, relations, the document row) — each a chain
+     * of data-modifying CTEs whose rows travel as JSON parameters (`jsonb_to_recordset`). A file
+     * costs four round trips whatever its size; each table used to cost one or more.
      *
      * The transaction first locks the document row *for this attempt*: a superseded indexer (the
      * row was swept and claimed again) writes nothing and gets `false`, and two indexers of one
@@ -81,85 +75,80 @@ export function createDocumentsStore(handle: DbHandle) {
      */
     async saveIndex(documentId: string, attempt: number, roomId: string, text: string, chunks: readonly Chunk[], graph: ExtractedGraph): Promise<boolean> {
       const tokens = [...exactTokenPostings(chunks)].map(([term, { positions, followers }]) => ({ t: term, p: positions, f: encodeFollowers(followers) }));
+      const entityIndex = new Map(graph.entities.map((e, i) => [`${e.kind}|${e.key}`, i]));
+      const entities = graph.entities.map((e, i) => ({ i, k: e.kind, y: e.key, l: e.label, a: e.attrs, n: e.mentions.length }));
+      const mentions = graph.entities.flatMap((e, i) => e.mentions.map((m) => ({ i, s: m.start, e: m.end })));
+      const relations = graph.relations.map((r) => ({ k: r.kind, f: entityIndex.get(r.from)!, t: r.to ? (entityIndex.get(r.to) ?? null) : null, s: r.start, e: r.end, w: r.weight }));
       return db.transaction(async (tx) => {
+        // jit off for this transaction: the planner sizes these statements from row estimates
+        // of tables it has no statistics for yet (a fresh library, autovacuum behind), and at
+        // ~10,000 documents it started JIT-compiling statements that run in milliseconds for
+        // 40–160 ms each. Set in the locking statement, so it costs no extra round trip.
         const owned = await tx
-          .select({ id: kbDocuments.id })
+          .select({ jit: sql<string>`set_config('jit', 'off', true)` })
           .from(kbDocuments)
           .where(and(eq(kbDocuments.id, documentId), eq(kbDocuments.attempt, attempt)))
           .for('update');
         if (!owned.length) return false;
-        // A reclaimed (previously failed) document may hold a partial index: start clean.
+        if (attempt > 1) {
+          // Writes are all-or-nothing, so only a reclaimed row can hold an index (from an
+          // attempt that finished after it was swept); a first attempt has nothing to clear.
+          await tx.execute(sql`
+            with a as (delete from kb_chunks where document_id = ${documentId}),
+                 b as (delete from kb_entities where document_id = ${documentId}),
+                 c as (delete from kb_tokens where document_id = ${documentId})
+            delete from kb_lexemes where document_id = ${documentId}`);
+        }
+        // Phrase-mode postings are the chunk tsvectors' own lexemes (read back from the insert),
+        // so stemming is Postgres's. The follower lists hold the lexemes 1 and 2 positions on
+        // (stop words leave gaps); `at` has one row per position, so joining it never repeats
+        // an occurrence.
         await tx.execute(sql`
-          with a as (delete from kb_chunks where document_id = ${documentId}),
-               b as (delete from kb_entities where document_id = ${documentId}),
-               c as (delete from kb_tokens where document_id = ${documentId})
-          delete from kb_lexemes where document_id = ${documentId}`);
-        await tx.execute(sql`
-          insert into kb_chunks (document_id, room_id, ordinal, start_offset, end_offset, text)
-          select ${documentId}, ${roomId}, x.o, x.s, x.e, x.t
-          from jsonb_to_recordset(${JSON.stringify(chunks.map((c) => ({ o: c.ordinal, s: c.startOffset, e: c.endOffset, t: c.text })))}::jsonb) as x(o int, s int, e int, t text)`);
-        // Phrase-mode postings are the chunk tsvectors' own lexemes, so stemming is Postgres's. The
-        // follower lists hold the lexemes 1 and 2 positions on (stop words leave gaps); `at` has
-        // one row per position, so joining it never repeats an occurrence.
-        await tx.execute(sql`
-          with o as (
-            select u.lexeme, c.ordinal * ${CHUNK_POSITION_STRIDE} + p as pos
-            from kb_chunks c cross join lateral unnest(c.tsv) as u cross join lateral unnest(u.positions) as p
-            where c.document_id = ${documentId}
+          with ch as (
+            insert into kb_chunks (document_id, room_id, ordinal, start_offset, end_offset, text)
+            select ${documentId}, ${roomId}, x.o, x.s, x.e, x.t
+            from jsonb_to_recordset(${JSON.stringify(chunks.map((c) => ({ o: c.ordinal, s: c.startOffset, e: c.endOffset, t: c.text })))}::jsonb) as x(o int, s int, e int, t text)
+            returning ordinal, tsv
           ),
-          at as (select pos, string_agg(${FOLLOWER_MARK} || lexeme || ${FOLLOWER_MARK}, '' order by lexeme) as entries from o group by pos)
-          insert into kb_lexemes (term, document_id, room_id, positions, followers1, followers2)
-          select o.lexeme, ${documentId}, ${roomId}, array_agg(o.pos order by o.pos),
-                 coalesce(string_agg(a1.entries, '' order by o.pos), ''), coalesce(string_agg(a2.entries, '' order by o.pos), '')
-          from o left join at a1 on a1.pos = o.pos + 1 left join at a2 on a2.pos = o.pos + 2
-          group by o.lexeme`);
-        for (const batch of batches(tokens, 5000)) {
-          await tx.execute(sql`
-            insert into kb_tokens (term, document_id, room_id, positions, followers)
-            select x.t, ${documentId}, ${roomId}, array(select jsonb_array_elements_text(x.p)::int), x.f
-            from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as x(t text, p jsonb, f text)`);
-        }
-        const idByRef = new Map<string, number>();
-        for (const batch of batches(graph.entities)) {
-          const rows = await tx
-            .insert(kbEntities)
-            .values(batch.map((e) => ({ documentId, roomId, kind: e.kind, key: e.key, label: e.label, attrs: e.attrs, mentionCount: e.mentions.length })))
-            .returning({ id: kbEntities.id, kind: kbEntities.kind, key: kbEntities.key });
-          for (const r of rows) idByRef.set(`${r.kind}|${r.key}`, Number(r.id));
-        }
-        const mentions = graph.entities.flatMap((e) => e.mentions.map((m) => ({ i: idByRef.get(`${e.kind}|${e.key}`)!, s: m.start, e: m.end })));
-        for (const batch of batches(mentions, 5000)) {
-          await tx.execute(sql`
+          o as (
+            select u.lexeme, ch.ordinal * ${CHUNK_POSITION_STRIDE} + p as pos
+            from ch cross join lateral unnest(ch.tsv) as u cross join lateral unnest(u.positions) as p
+          ),
+          at as (select pos, string_agg(${FOLLOWER_MARK} || lexeme || ${FOLLOWER_MARK}, '' order by lexeme) as entries from o group by pos),
+          lexemes as (
+            insert into kb_lexemes (term, document_id, room_id, positions, followers1, followers2)
+            select o.lexeme, ${documentId}, ${roomId}, array_agg(o.pos order by o.pos),
+                   coalesce(string_agg(a1.entries, '' order by o.pos), ''), coalesce(string_agg(a2.entries, '' order by o.pos), '')
+            from o left join at a1 on a1.pos = o.pos + 1 left join at a2 on a2.pos = o.pos + 2
+            group by o.lexeme
+          )
+          insert into kb_tokens (term, document_id, room_id, positions, followers)
+          select x.t, ${documentId}, ${roomId}, array(select jsonb_array_elements_text(x.p)::int), x.f
+          from jsonb_to_recordset(${JSON.stringify(tokens)}::jsonb) as x(t text, p jsonb, f text)`);
+        // Mentions and relations name entities by their index in the graph; `ref` maps it to the
+        // id the insert assigned. Their foreign keys are checked at the end of the statement,
+        // when the entities exist.
+        await tx.execute(sql`
+          with x as (select * from jsonb_to_recordset(${JSON.stringify(entities)}::jsonb) as x(i int, k text, y text, l text, a jsonb, n int)),
+          e as (
+            insert into kb_entities (document_id, room_id, kind, key, label, attrs, mention_count)
+            select ${documentId}, ${roomId}, x.k, x.y, x.l, x.a, x.n from x
+            returning id, kind, key
+          ),
+          ref as (select x.i, e.id from e join x on x.k = e.kind and x.y = e.key),
+          m as (
             insert into kb_mentions (entity_id, document_id, start_offset, end_offset)
-            select x.i, ${documentId}, x.s, x.e from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as x(i bigint, s int, e int)`);
-        }
-        const relations = graph.relations.map((r) => ({
-          k: r.kind,
-          f: idByRef.get(r.from)!,
-          t: r.to ? (idByRef.get(r.to) ?? null) : null,
-          s: r.start,
-          e: r.end,
-          w: r.weight,
-        }));
-        for (const batch of batches(relations, 5000)) {
-          await tx.execute(sql`
+            select ref.id, ${documentId}, y.s, y.e from jsonb_to_recordset(${JSON.stringify(mentions)}::jsonb) as y(i int, s int, e int) join ref on ref.i = y.i
+          ),
+          r as (
             insert into kb_relations (document_id, room_id, kind, from_entity, to_entity, start_offset, end_offset, weight)
-            select ${documentId}, ${roomId}, x.k, x.f, x.t, x.s, x.e, x.w
-            from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as x(k text, f bigint, t bigint, s int, e int, w int)`);
-        }
-        await tx
-          .update(kbDocuments)
-          .set({
-            status: 'ready',
-            error: null,
-            text,
-            charCount: text.length,
-            chunkCount: chunks.length,
-            entityCount: graph.entities.length,
-            relationCount: relations.length,
-            indexedAt: new Date(),
-          })
-          .where(eq(kbDocuments.id, documentId));
+            select ${documentId}, ${roomId}, y.k, f.id, t.id, y.s, y.e, y.w
+            from jsonb_to_recordset(${JSON.stringify(relations)}::jsonb) as y(k text, f int, t int, s int, e int, w int)
+            join ref f on f.i = y.f left join ref t on t.i = y.t
+          )
+          update kb_documents set status = 'ready', error = null, text = ${text}, char_count = ${text.length}, chunk_count = ${chunks.length},
+            entity_count = ${graph.entities.length}, relation_count = ${relations.length}, indexed_at = now()
+          where id = ${documentId}`);
         return true;
       });
     },
