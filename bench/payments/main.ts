@@ -11,6 +11,8 @@
  *   BENCH_SECONDS=10 BENCH_CONNECTIONS=32 BENCH_SENDERS=16 BENCH_WORKERS=2
  */
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -22,6 +24,8 @@ const TARGET_PROPOSE = 1000;
 const TARGET_SETTLE = 300;
 
 const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./servers.ts', import.meta.url))], { stdio: ['pipe', 'pipe', 'inherit'] });
+// A failed run must not leave the servers running into the next measurement.
+process.on('exit', () => child.kill());
 const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
 async function nextLine<T>(): Promise<T> {
   const { value, done } = await lines.next();
@@ -59,12 +63,60 @@ interface Measured {
   p50: number;
   p99: number;
   requests: number;
+  /** CPU ms per answered request: the servers' process, Postgres, this load generator. */
+  cpu: { server: number; postgres: number | null; loadgen: number; busyShare: number | null };
 }
 
+/**
+ * CPU ms of every `postgres` process on this host (Linux /proc; null elsewhere). Run under the
+ * exclusive bench lock, that is this run's backends plus Postgres's own background work.
+ */
+function postgresCpuMs(): number | null {
+  try {
+    let ticks = 0;
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      } catch {
+        continue; // exited meanwhile
+      }
+      const close = stat.lastIndexOf(')');
+      if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
+      const fields = stat.slice(close + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of stat)
+    }
+    return ticks * 10; // USER_HZ is 100 on Linux
+  } catch {
+    return null;
+  }
+}
+
+const cpuNow = async () => ({ server: await command<number>({ cmd: 'cpu' }), postgres: postgresCpuMs(), loadgen: (({ user, system }) => (user + system) / 1000)(process.cpuUsage()) });
+
 async function measure(name: string, requests: autocannon.Request[], durationSeconds: number): Promise<Measured> {
+  const before = await cpuNow();
+  const started = performance.now();
   const result = await autocannon({ url: ready.url, method: 'POST', headers: HEADERS, requests, connections, duration: durationSeconds });
+  const wallMs = performance.now() - started;
+  const after = await cpuNow();
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total };
+  const n = Math.max(1, result.requests.total);
+  const pg = after.postgres !== null && before.postgres !== null ? after.postgres - before.postgres : null;
+  const used = after.server - before.server + (after.loadgen - before.loadgen) + (pg ?? 0);
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    cpu: {
+      server: (after.server - before.server) / n,
+      postgres: pg === null ? null : pg / n,
+      loadgen: (after.loadgen - before.loadgen) / n,
+      busyShare: pg === null ? null : used / (wallMs * availableParallelism()),
+    },
+  };
 }
 
 // Is a proposal actually filed, not an error result? One probe before the clock starts.
@@ -114,4 +166,11 @@ console.log(`| tools/list, guarded /mcp, no DB | ${Math.round(list.rps)}/s | ${l
 console.log(`| propose_send (new intent each) | ${Math.round(propose.rps)}/s | ${propose.p50} | ${propose.p99} | ${TARGET_PROPOSE}/s | ${pct(propose.rps / TARGET_PROPOSE)} | tools/list ${Math.round(list.rps)}/s | ${pct(propose.rps / list.rps)} |`);
 console.log(`| propose_send duplicate (created: false) | ${Math.round(duplicate.rps)}/s | ${duplicate.p50} | ${duplicate.p99} | ${TARGET_PROPOSE}/s | ${pct(duplicate.rps / TARGET_PROPOSE)} | tools/list ${Math.round(list.rps)}/s | ${pct(duplicate.rps / list.rps)} |`);
 console.log(`| settlement (approved → completed) | ${Math.round(settleRate)} intents/s | — | — | ${TARGET_SETTLE}/s | ${pct(settleRate / TARGET_SETTLE)} | bare INSERT ${Math.round(baselineRate)} rows/s | ${pct(settleRate / baselineRate)} |`);
+const ms = (x: number | null) => (x === null ? '—' : x.toFixed(2));
+console.log(`\nCPU per answered request, ms (server process = auth + payments host; Postgres = every postgres process on this host; ${availableParallelism()} cores):\n`);
+console.log('| measurement | server | Postgres | load generator | all three, share of the cores |');
+console.log('| --- | ---: | ---: | ---: | ---: |');
+for (const [label, m] of [['tools/list', list], ['propose_send (new intent each)', propose], ['propose_send duplicate', duplicate]] as const) {
+  console.log(`| ${label} | ${ms(m.cpu.server)} | ${ms(m.cpu.postgres)} | ${ms(m.cpu.loadgen)} | ${m.cpu.busyShare === null ? '—' : pct(m.cpu.busyShare)} |`);
+}
 console.log(`\n${filed} intents filed by ${propose.requests} answered proposals; ${settled.settled} of ${settled.approved} approved intents settled in ${settled.seconds.toFixed(2)} s; ${duplicate.requests} duplicates filed nothing new.`);

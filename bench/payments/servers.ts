@@ -5,7 +5,7 @@
  * a recipient in every sender's contacts and one connector key per sender.
  *
  * Protocol: one JSON line on stdout when ready; then one JSON command per stdin line, one JSON
- * answer per stdout line (`count`, `countRange`, `countRequest`, `settle`, `baseline`, `exit`).
+ * answer per stdout line (`count`, `countRange`, `countRequest`, `settle`, `baseline`, `cpu` (this process's CPU ms so far), `exit`).
  */
 import { createInterface } from 'node:readline';
 import { sql } from 'drizzle-orm';
@@ -96,6 +96,8 @@ async function baseline(rows: number, lanes: number): Promise<Record<string, unk
   return { rows, seconds: (performance.now() - started) / 1000 };
 }
 
+const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
+
 process.stdout.write(`${JSON.stringify({ url: stack.url('payments-test'), keys, db: stack.db.kind, batchSize: loadPaymentsConfig({}).workerBatchSize })}\n`);
 
 for await (const line of createInterface({ input: process.stdin })) {
@@ -106,6 +108,7 @@ for await (const line of createInterface({ input: process.stdin })) {
   else if (cmd.cmd === 'countRange') answer = await countRange(cmd.from ?? 0, cmd.to ?? 0);
   else if (cmd.cmd === 'settle') answer = await settle(cmd.workers ?? 1);
   else if (cmd.cmd === 'baseline') answer = await baseline(cmd.rows ?? 2000, cmd.lanes ?? 1);
+  else if (cmd.cmd === 'cpu') answer = cpuMs(process.cpuUsage());
   else if (cmd.cmd === 'exit') {
     await stack.close();
     process.stdout.write('{}\n');
@@ -113,3 +116,7 @@ for await (const line of createInterface({ input: process.stdin })) {
   }
   process.stdout.write(`${JSON.stringify(answer)}\n`);
 }
+// The load generator went away without `exit` (it failed): do not linger as an orphan holding
+// ports and burning CPU in the next run's measurements.
+await stack.close();
+process.exit(1);
