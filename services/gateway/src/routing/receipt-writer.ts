@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DbHandle } from '../../../../shared/db/client.ts';
 import { GENESIS_HASH, receiptHash, type ReceiptBody, type RuntimeState } from '../domain/receipt.ts';
-import { findChainHead, insertReceiptsWithUsage, isChainConflict, type UsageLine } from '../store/receipt-store.ts';
+import { findChainHead, insertReceiptsWithUsage, isChainConflict, MAX_RECEIPTS_PER_INSERT, type UsageLine } from '../store/receipt-store.ts';
 import type { ReceiptSigner } from './receipt-signer.ts';
 
 export interface ReceiptRequest {
@@ -59,8 +59,9 @@ export class ReceiptWriter {
     this.busy.add(subject);
     try {
       for (;;) {
-        const batch = this.queues.get(subject) ?? [];
-        this.queues.delete(subject);
+        const queue = this.queues.get(subject) ?? [];
+        const batch = queue.splice(0, MAX_RECEIPTS_PER_INSERT);
+        if (queue.length === 0) this.queues.delete(subject);
         if (batch.length === 0) return;
         try {
           const written = await this.writeBatch(subject, batch);

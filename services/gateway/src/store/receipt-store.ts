@@ -1,6 +1,7 @@
 import type { ReceiptBody } from '../domain/receipt.ts';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { DbHandle } from '../../../../shared/db/client.ts';
+import { runPrepared } from './prepared-statement.ts';
 import { gwReceipts } from './schema.ts';
 
 export type ReceiptRow = typeof gwReceipts.$inferSelect;
@@ -17,33 +18,30 @@ export function isChainConflict(err: unknown): boolean {
   return code === '23505' || /gw_receipts_chain_key/.test(String(e.message ?? '') + String((e.cause as Error | undefined)?.message ?? ''));
 }
 
+/** The most receipts one INSERT carries; a longer queue goes out in several batches. */
+export const MAX_RECEIPTS_PER_INSERT = 32;
+
+const RECEIPT_COLUMNS = 'id, subject, task_id, upstream, tool, observed_at, cache_age_ms, input_sha256, result_sha256, runtime_state, prev_hash, receipt_hash, signature, cost_micro_usdc, cached';
+const RECEIPT_TYPES = ['uuid', 'text', 'text', 'text', 'text', 'timestamptz', 'int', 'text', 'text', 'text', 'text', 'text', 'text', 'bigint', 'boolean'];
+/** One statement text per batch size (prepared once per connection on Postgres). */
+const insertTexts = Array.from(
+  { length: MAX_RECEIPTS_PER_INSERT + 1 },
+  (_, n) => `insert into gw_receipts (${RECEIPT_COLUMNS}) values ${Array.from({ length: n }, (_, row) => `(${RECEIPT_TYPES.map((t, col) => `$${row * RECEIPT_TYPES.length + col + 1}::${t}`).join(', ')})`).join(', ')}`,
+);
+
 /**
- * Receipts and their usage lines in one statement (one round trip per batch on the hot path).
- * Rows are inserted in chain order; the unique (subject, prev_hash) index rejects the whole
- * batch if another replica extended the chain first.
+ * Receipts with their usage (cost, cached) in one single-table INSERT — one round trip and one
+ * row per call, in chain order. The unique (subject, prev_hash) index rejects the whole batch if
+ * another replica extended the chain first.
  */
 export async function insertReceiptsWithUsage(db: DbHandle, items: ReadonlyArray<{ receipt: WrittenReceiptRow; usage: UsageLine }>): Promise<void> {
   if (items.length === 0) return;
-  const receiptValues = sql.join(
-    items.map(
-      ({ receipt: r }) =>
-        sql`(${r.receipt_id}::uuid, ${r.subject}, ${r.task_id}, ${r.upstream}, ${r.tool}, ${r.observed_at}::timestamptz, ${r.cache_age_ms}::int, ${r.input_sha256}, ${r.result_sha256}, ${r.runtime_state}, ${r.prev_hash}, ${r.receipt_hash}, ${r.signature})`,
-    ),
-    sql`, `,
-  );
-  const usageValues = sql.join(
-    items.map(({ receipt: r, usage }) => sql`(${r.subject}, ${r.upstream}, ${r.tool}, ${usage.costMicroUsdc}::bigint, ${usage.cached}::boolean, ${r.receipt_id}::uuid)`),
-    sql`, `,
-  );
-  await db.rows(sql`
-    with r as (
-      insert into gw_receipts (id, subject, task_id, upstream, tool, observed_at, cache_age_ms, input_sha256, result_sha256, runtime_state, prev_hash, receipt_hash, signature)
-      values ${receiptValues}
-      returning id
-    )
-    insert into gw_usage (subject, upstream, tool, cost_micro_usdc, cached, receipt_id)
-    select u.subject, u.upstream, u.tool, u.cost, u.cached, u.rid from (values ${usageValues}) as u(subject, upstream, tool, cost, cached, rid)
-    where u.rid in (select id from r)`);
+  if (items.length > MAX_RECEIPTS_PER_INSERT) throw new RangeError(`at most ${MAX_RECEIPTS_PER_INSERT} receipts per INSERT`);
+  const params: unknown[] = [];
+  for (const { receipt: r, usage } of items) {
+    params.push(r.receipt_id, r.subject, r.task_id, r.upstream, r.tool, r.observed_at, r.cache_age_ms, r.input_sha256, r.result_sha256, r.runtime_state, r.prev_hash, r.receipt_hash, r.signature, usage.costMicroUsdc, usage.cached);
+  }
+  await runPrepared(db.db, insertTexts[items.length]!, params);
 }
 
 /** A receipt as stored: the body it commits to, its hash and the gateway's signature over it. */

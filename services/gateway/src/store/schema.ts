@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, check, index, integer, jsonb, pgTable, pgView, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 /**
  * The gateway's tables (DESIGN §6). Every table is prefixed `gw_`. See `store/README.md` for
@@ -72,9 +72,14 @@ export const gwTools = pgTable(
 );
 
 /**
- * Receipts of routed calls. `receipt_hash` covers every field plus `prev_hash`, the caller's
- * previous receipt; the unique index on (subject, prev_hash) keeps each caller's chain linear even
- * with several replicas writing at once. `signature` is a compact ES256 JWS over the hash.
+ * Receipts of routed calls. `receipt_hash` covers every field of the receipt body plus
+ * `prev_hash`, the caller's previous receipt; the unique index on (subject, prev_hash) keeps each
+ * caller's chain linear even with several replicas writing at once. `signature` is a compact
+ * ES256 JWS over the hash.
+ *
+ * The call's metering (`cost_micro_usdc`, `cached`) lives in the same row, outside the signed
+ * body: one routed call is one row, written by one single-table INSERT on the hot path, and a
+ * receipt can never exist without its usage line or the other way round. `gw_usage` reads it.
  */
 export const gwReceipts = pgTable(
   'gw_receipts',
@@ -92,25 +97,26 @@ export const gwReceipts = pgTable(
     prevHash: text('prev_hash').notNull(),
     receiptHash: text('receipt_hash').notNull(),
     signature: text('signature').notNull(),
+    costMicroUsdc: bigint('cost_micro_usdc', { mode: 'number' }).notNull().default(0),
+    cached: boolean('cached').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('gw_receipts_chain_key').on(t.subject, t.prevHash), index('gw_receipts_subject_idx').on(t.subject, t.createdAt)],
 );
 
-/** Metering: one row per routed call (cached calls cost nothing and say so). */
-export const gwUsage = pgTable(
-  'gw_usage',
-  {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    subject: text('subject').notNull(),
-    upstream: text('upstream').notNull(),
-    tool: text('tool').notNull(),
-    costMicroUsdc: bigint('cost_micro_usdc', { mode: 'number' }).notNull(),
-    cached: boolean('cached').notNull(),
-    receiptId: uuid('receipt_id').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [index('gw_usage_subject_idx').on(t.subject, t.createdAt)],
+/** Metering: one line per routed call (cached calls cost nothing and say so) — a view of the receipts. */
+export const gwUsage = pgView('gw_usage').as((qb) =>
+  qb
+    .select({
+      receiptId: sql<string>`${gwReceipts.id}`.as('receipt_id'),
+      subject: gwReceipts.subject,
+      upstream: gwReceipts.upstream,
+      tool: gwReceipts.tool,
+      costMicroUsdc: gwReceipts.costMicroUsdc,
+      cached: gwReceipts.cached,
+      createdAt: gwReceipts.createdAt,
+    })
+    .from(gwReceipts),
 );
 
 /**
