@@ -53,7 +53,8 @@ const guarded = createMcpServiceApp({
   resourceName: 'bench',
   scopesSupported: ['research:read'],
 });
-await listen(guarded, researchPort);
+// The apps' own listen: their MCP front door answers /mcp without express.
+await new Promise<void>((r) => guarded.listen(researchPort, '127.0.0.1', () => r()));
 
 const fakeSession: Session = { subject: user.id, kind: 'connector', chainId: null, audience: endpoint.resource, scopes: [], expiresAt: 4102444800, sessionToken: '' };
 const unguarded = createMcpServiceApp({
@@ -66,7 +67,8 @@ const unguarded = createMcpServiceApp({
   scopesSupported: [],
   dangerouslyDisableGuard: fakeSession,
 });
-const unguardedPort = await listen(unguarded);
+const unguardedPort = await freePort();
+await new Promise<void>((r) => unguarded.listen(unguardedPort, '127.0.0.1', () => r()));
 
 // The SDK's stateless recipe: a new McpServer and transport for every request, no framework.
 const naivePort = await listen(async (req: IncomingMessage, res: ServerResponse) => {

@@ -1,8 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import type { Logger } from '../log.ts';
-import { extractCredential, type Guard } from './guard.ts';
-import { guardFailureToWire } from './guard-failure-to-wire.ts';
-import { protectedResourceMetadataUrl } from './protected-resource-metadata.ts';
+import { requestAuthenticator } from './authenticate-request.ts';
+import type { Guard } from './guard.ts';
 import type { Session } from './session.ts';
 
 const SESSION = Symbol('gatehouse.session');
@@ -15,18 +14,14 @@ export function sessionOf(req: Request): Session {
 
 /** Express adapter over the framework-free guard: header in, status and body out. */
 export function requireBearer(guard: Guard, logger: Logger): RequestHandler {
-  const metadataUrl = protectedResourceMetadataUrl(guard.resource);
+  const authenticate = requestAuthenticator(guard, logger);
   return async (req, res, next) => {
-    const apiKeyHeader = req.headers['x-api-key'];
-    const credential = extractCredential(req.headers.authorization, Array.isArray(apiKeyHeader) ? apiKeyHeader[0] : apiKeyHeader);
-    const result = await guard.authenticate(credential ?? (credential === null ? '' : undefined));
-    if (result.ok) {
-      (req as unknown as Record<symbol, Session>)[SESSION] = result.session;
+    const admission = await authenticate(req.headers, req.path);
+    if (admission.ok) {
+      (req as unknown as Record<symbol, Session>)[SESSION] = admission.session;
       next();
       return;
     }
-    logger.info({ reason: result.failure.reason, detail: 'detail' in result.failure ? result.failure.detail : undefined, path: req.path }, 'request not admitted');
-    const answer = guardFailureToWire(result.failure, guard.resource, metadataUrl);
-    res.status(answer.status).set(answer.headers).json(answer.body);
+    res.status(admission.answer.status).set(admission.answer.headers).json(admission.answer.body);
   };
 }

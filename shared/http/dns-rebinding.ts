@@ -17,9 +17,10 @@ function hostnameOf(hostHeader: string): string {
  * 127.0.0.1 arrives carrying that foreign name in Host and its own Origin. Requests are admitted
  * only when Host names a loopback address (any port: a rebinding attacker cannot forge those) or
  * the configured public host, and any Origin present is loopback or configured. Checked before
- * any body is read.
+ * any body is read. `hostOriginCheck` is the framework-free rule; `dnsRebindingProtection` its
+ * express middleware.
  */
-export function dnsRebindingProtection(options: DnsRebindingOptions): RequestHandler {
+export function hostOriginCheck(options: DnsRebindingOptions): (host: string | undefined, origin: string | undefined) => string | null {
   const publicUrl = new URL(options.publicUrl);
   const hosts = new Set([publicUrl.host, ...options.extraHosts].map((h) => h.toLowerCase()));
   const origins = new Set([publicUrl.origin, ...options.extraOrigins].map((o) => o.toLowerCase()));
@@ -33,15 +34,24 @@ export function dnsRebindingProtection(options: DnsRebindingOptions): RequestHan
       return false;
     }
   };
+  return (host, origin) => {
+    if (!hostAllowed((host ?? '').toLowerCase())) return 'Host header not allowed';
+    if (origin !== undefined && !originAllowed(origin.toLowerCase())) return 'Origin not allowed';
+    return null;
+  };
+}
+
+/** The 403 body both the express middleware and the MCP front door send. */
+export function dnsRebindingBody(description: string): Record<string, string> {
+  return { error: 'forbidden', error_description: description };
+}
+
+export function dnsRebindingProtection(options: DnsRebindingOptions): RequestHandler {
+  const check = hostOriginCheck(options);
   return (req, res, next) => {
-    const host = (req.headers.host ?? '').toLowerCase();
-    if (!hostAllowed(host)) {
-      res.status(403).json({ error: 'forbidden', error_description: 'Host header not allowed' });
-      return;
-    }
-    const origin = req.headers.origin;
-    if (origin !== undefined && !originAllowed(origin.toLowerCase())) {
-      res.status(403).json({ error: 'forbidden', error_description: 'Origin not allowed' });
+    const refused = check(req.headers.host, req.headers.origin);
+    if (refused) {
+      res.status(403).json(dnsRebindingBody(refused));
       return;
     }
     next();

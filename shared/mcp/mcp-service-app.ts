@@ -1,3 +1,4 @@
+import { createServer, type RequestListener, type Server } from 'node:http';
 import express, { type Express } from 'express';
 import type { Guard } from '../auth/guard.ts';
 import type { Session } from '../auth/session.ts';
@@ -6,7 +7,7 @@ import type { Config, ServiceEndpoint } from '../config.ts';
 import { dnsRebindingProtection } from '../http/dns-rebinding.ts';
 import { jsonErrorHandler, jsonNotFound } from '../http/json-errors.ts';
 import type { Logger } from '../log.ts';
-import { streamableHttpRouter } from './streamable-http.ts';
+import { createStreamableHttpHandler } from './streamable-http.ts';
 import type { ToolServer } from './tool-server.ts';
 
 export interface McpServiceAppOptions {
@@ -26,6 +27,11 @@ export interface McpServiceAppOptions {
 /**
  * The shell every MCP server shares: `/health` (no auth), RFC 9728 metadata, and the guarded
  * stateless `/mcp`, behind DNS-rebinding protection.
+ *
+ * `/mcp` is every tool call's hot path, so the app's `listen` puts a front door before express:
+ * a request for exactly `/mcp` goes straight to the node:http handler (which checks Host/Origin
+ * itself), everything else to express. Express also routes `/mcp` to that same handler, so an
+ * app driven without `listen` (supertest) behaves identically.
  */
 export function createMcpServiceApp(options: McpServiceAppOptions): Express {
   const { config, endpoint, guard, toolServer, logger } = options;
@@ -45,25 +51,37 @@ export function createMcpServiceApp(options: McpServiceAppOptions): Express {
       resourceName: options.resourceName,
     }),
   );
-  app.use(
-    '/mcp',
-    dnsRebindingProtection({
-      publicUrl: endpoint.publicUrl,
-      extraHosts: config.extraAllowedHosts,
-      extraOrigins: config.extraAllowedOrigins,
-    }),
-  );
-  app.use(
-    streamableHttpRouter({
-      toolServer,
-      guard,
-      logger,
-      maxBodyBytes: config.maxBodyBytes,
-      ...(options.dangerouslyDisableGuard ? { dangerouslyDisableGuard: options.dangerouslyDisableGuard } : {}),
-    }),
-  );
+  const hostOrigin = { publicUrl: endpoint.publicUrl, extraHosts: config.extraAllowedHosts, extraOrigins: config.extraAllowedOrigins };
+  // Sub-paths (the gateway's /mcp/direct) are express routes; this covers them.
+  app.use('/mcp', dnsRebindingProtection(hostOrigin));
+  const mcp = createStreamableHttpHandler({
+    toolServer,
+    guard,
+    logger,
+    maxBodyBytes: config.maxBodyBytes,
+    hostOrigin,
+    ...(options.dangerouslyDisableGuard ? { dangerouslyDisableGuard: options.dangerouslyDisableGuard } : {}),
+  });
+  app.all('/mcp', (req, res) => mcp(req, res));
   if (options.extraRoutes) app.use(options.extraRoutes);
   app.use(jsonNotFound);
   app.use(jsonErrorHandler(logger));
+
+  const frontDoor: RequestListener = (req, res) => {
+    if (req.url === '/mcp' || req.url?.startsWith('/mcp?')) void mcp(req, res);
+    else app(req, res);
+  };
+  // Same contract as express's own listen (a callback also hears a listen error).
+  app.listen = ((...args: unknown[]): Server => {
+    const server = createServer(frontDoor);
+    const callback = args.at(-1);
+    if (typeof callback === 'function') {
+      let called = false;
+      const once = (...a: unknown[]) => void (called || ((called = true), (callback as (...x: unknown[]) => void)(...a)));
+      args[args.length - 1] = once;
+      server.once('error', once);
+    }
+    return server.listen(...(args as Parameters<Server['listen']>));
+  }) as Express['listen'];
   return app;
 }

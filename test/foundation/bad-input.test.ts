@@ -41,6 +41,37 @@ describe('bad input gets a clear 4xx and nothing happens', () => {
       expect(body.error.message).toContain('1048576');
     });
 
+    it('a chunked body with no Content-Length is cut at the limit as it streams → 413', async () => {
+      const chunk = new TextEncoder().encode('x'.repeat(64 * 1024));
+      let sent = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          // Far more than the limit if the server kept reading: it must stop at 1 MiB.
+          if ((sent += chunk.length) > 64 * 1024 * 1024) controller.close();
+          else controller.enqueue(chunk);
+        },
+      });
+      const res = await fetch(stack.url('research'), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json' },
+        body,
+        duplex: 'half',
+      } as RequestInit);
+      expect(res.status).toBe(413);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toContain('1048576');
+      expect(sent).toBeLessThan(64 * 1024 * 1024);
+    });
+
+    it('a compressed body → 415 naming the encoding; a non-UTF-8 charset → 415', async () => {
+      const gz = await mcp(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), { 'content-encoding': 'gzip' });
+      expect(gz.status).toBe(415);
+      expect(((await gz.json()) as { error: { message: string } }).error.message).toContain('gzip');
+      const latin1 = await mcp(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), { 'content-type': 'application/json; charset=iso-8859-1' });
+      expect(latin1.status).toBe(415);
+      const utf8 = await mcp(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), { 'content-type': 'application/json; charset=UTF-8' });
+      expect(utf8.status).toBe(200);
+    });
+
     it('not JSON-RPC → 400 invalid request', async () => {
       const res = await mcp(JSON.stringify({ hello: 'world' }));
       expect(res.status).toBe(400);
