@@ -73,7 +73,7 @@ function pairCounted(table: PostingsTable, seq: TermSequence, scope: MatchScope)
   const entry = followerEntry(next.term);
   return sql`
     select t0.document_id, t0.room_id,
-      ((char_length(t0.${column}) - char_length(replace(t0.${column}, ${entry}::text, ''))) / char_length(${entry}::text))::int as occ
+      ((octet_length(t0.${column}) - octet_length(replace(t0.${column}, ${entry}::text, ''))) / octet_length(${entry}::text))::int as occ
     from ${table.name} t0 where t0.term = ${head.term} and ${scopeSql(scope, sql`t0`)}`;
 }
 
@@ -173,8 +173,10 @@ export function createMatchStore(handle: DbHandle) {
     compile,
 
     async count(match: CompiledMatch): Promise<{ documents: number; occurrences: number }> {
+      // `offset 0` keeps the subquery from being flattened, which would evaluate `occ` (a string
+      // operation on the follower path) once for the filter and again for the sum.
       const [row] = await handle.rows<{ documents: number; occurrences: number }>(sql`
-        select count(*)::int as documents, coalesce(sum(occ), 0)::int as occurrences from (${match.counted}) x where occ > 0`);
+        select count(*)::int as documents, coalesce(sum(occ), 0)::int as occurrences from (${match.counted} offset 0) x where occ > 0`);
       return row;
     },
 
