@@ -9,6 +9,10 @@
  * and the gateway back into this process, `UPSTREAM_IN_PROCESS=1` the upstream (older layouts,
  * kept to compare with older figures).
  *
+ * A bare pass-through proxy (proxy-process.ts) in the gateway's place gives the ceiling row:
+ * the ratio no gateway can beat on this machine, because the process in between must at least
+ * receive, forward and answer each call.
+ *
  * Two measurements per call kind: throughput at CONCURRENCY (default 16) — direct and routed
  * runs alternate (ROUNDS, default 2) and the median is reported, so a burst of load from
  * elsewhere lands on both sides — and latency at concurrency 1, where "added p50/p99" is the
@@ -54,6 +58,8 @@ async function child<T>(script: string, env: Record<string, string>, nodeArgs: s
     proc.once('exit', (code) => reject(new Error(`${script} exited (${code})`)));
   });
   const exited = new Promise<void>((r) => proc.once('exit', () => r()));
+  // If this process dies first (a crash), its children must not outlive it holding ports and pipes.
+  process.once('exit', () => proc.kill('SIGTERM'));
   return {
     ready: JSON.parse(line) as T,
     pid: proc.pid,
@@ -145,6 +151,7 @@ async function main() {
   const upstream = await startUpstream();
   const gateway = await startGateway(upstream.url);
   const auth = { authorization: `Bearer ${gateway.key}` };
+  const proxy = await child<{ url: string }>('./proxy-process.ts', { BENCH_UPSTREAM_URL: upstream.url });
   pids = { upstream: upstream.pid, gateway: gateway.pid };
   const kinds = [
     { label: 'uncached (read_note)', direct: call('read_note', {}), routed: call('invoke_tool', { tool: 'ext_read_note', arguments: {} }) },
@@ -158,14 +165,22 @@ async function main() {
   }
 
   const throughput = kinds.map(() => ({ direct: [] as Run[], routed: [] as Run[] }));
+  const ceiling = { direct: [] as Run[], proxied: [] as Run[] };
   for (let r = 0; r < ROUNDS; r++) {
     for (const [n, k] of kinds.entries()) {
       throughput[n]!.direct.push(await load(upstream.url, {}, k.direct, CONCURRENCY, DURATION_MS));
       throughput[n]!.routed.push(await load(gateway.url, auth, k.routed, CONCURRENCY, DURATION_MS));
     }
+    // The same uncached call through a bare pass-through proxy: what any process in between costs.
+    pids = { upstream: upstream.pid, gateway: proxy.pid };
+    ceiling.direct.push(await load(upstream.url, {}, kinds[0]!.direct, CONCURRENCY, DURATION_MS));
+    ceiling.proxied.push(await load(proxy.ready.url, {}, kinds[0]!.direct, CONCURRENCY, DURATION_MS));
+    pids = { upstream: upstream.pid, gateway: gateway.pid };
   }
   const latency: Array<{ direct: Run; routed: Run }> = [];
   for (const k of kinds) latency.push({ direct: await load(upstream.url, {}, k.direct, 1, LATENCY_MS), routed: await load(gateway.url, auth, k.routed, 1, LATENCY_MS) });
+  pids = { upstream: upstream.pid, gateway: proxy.pid };
+  const ceilingLatency = { direct: await load(upstream.url, {}, kinds[0]!.direct, 1, LATENCY_MS), proxied: await load(proxy.ready.url, {}, kinds[0]!.direct, 1, LATENCY_MS) };
 
   // search_tools ranking over 5,000 generated tools.
   const generated = Array.from({ length: 5000 }, (_, i) => {
@@ -202,14 +217,20 @@ async function main() {
   console.log(`Throughput: concurrency ${CONCURRENCY}, ${DURATION_MS} ms per run, median of ${ROUNDS} alternating rounds\n`);
   console.log(header.join('\n'));
   kinds.forEach((k, n) => console.log(row(k.label, median(throughput[n]!.direct), median(throughput[n]!.routed))));
+  console.log(row('ceiling: bare pass-through proxy, uncached', median(ceiling.direct), median(ceiling.proxied)));
   console.log(`\nLatency: concurrency 1, ${LATENCY_MS} ms per run\n`);
   console.log(header.join('\n'));
   kinds.forEach((k, n) => console.log(row(k.label, latency[n]!.direct, latency[n]!.routed)));
+  console.log(row('ceiling: bare pass-through proxy, uncached', ceilingLatency.direct, ceilingLatency.proxied));
   console.log(`\nsearch_tools ranking over 5,000 tools: index build ${buildMs.toFixed(0)} ms; p50 ${pct(searchTimes, 50).toFixed(2)} ms, p95 ${pct(searchTimes, 95).toFixed(2)} ms (${searchTimes.length} queries)`);
   console.log(`firewall: ${(fwN / fwSeconds).toFixed(0)} results/s (${((fwSeconds / fwN) * 1000).toFixed(3)} ms per ${JSON.stringify(typical).length}-byte result)`);
+  await proxy.stop();
   await gateway.stop();
   await upstream.stop();
   process.exit(0);
 }
 
-void main();
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
