@@ -5,7 +5,8 @@ import { INTENT_TTL_MS } from '../domain/intent-states.ts';
 import { WALLET_ADDRESS_PATTERN } from '../domain/wallet-address.ts';
 import { chainAccountRequired, PaymentsError } from '../errors.ts';
 import type { Asset } from '../store/directory-store.ts';
-import { fileSendIntent, type SendRecipientRef } from '../store/file-send-intent.ts';
+import type { SendRecipientRef } from '../store/file-send-intent.ts';
+import { createSendIntentBatcher, type SendIntentBatcher } from '../store/send-intent-batcher.ts';
 import { fileIntent } from '../store/intent-store.ts';
 import { fileProposal, intentConflict, money, proposalResult, resolveAsset, resolveSendParties, resolveUnits, sessionActor } from './file-proposal.ts';
 import type { PaymentsToolDeps } from './tool-kit.ts';
@@ -18,6 +19,14 @@ export interface SendProposalInput {
   readonly request_id?: string | undefined;
   readonly title?: string | undefined;
   readonly rationale?: string | undefined;
+}
+
+/** One batcher per database handle (per process): concurrent proposals share statements. */
+const batchers = new WeakMap<object, SendIntentBatcher>();
+function batcherFor(deps: PaymentsToolDeps): SendIntentBatcher {
+  let batcher = batchers.get(deps.handle);
+  if (!batcher) batchers.set(deps.handle, (batcher = createSendIntentBatcher(deps.handle.db)));
+  return batcher;
 }
 
 function recipientRef(to: string): SendRecipientRef | undefined {
@@ -59,7 +68,7 @@ export async function fileSendProposal(deps: PaymentsToolDeps, session: Session,
   });
   if (template.slots.join() !== 'to_wallet_id,wallet_id') throw new Error(`identity template slots out of order: ${template.slots.join()}`);
   const now = deps.now();
-  const outcome = await fileSendIntent(deps.handle.db, {
+  const outcome = await batcherFor(deps).file({
     actorUserId: session.subject,
     chainId: deps.chainId,
     workspaceId: input.workspaceId,
