@@ -10,6 +10,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.ts';
 import type { GatewayService } from '../../services/gateway/src/app.ts';
+import { canonicalJson, sha256Hex } from '../../services/gateway/src/domain/canonical-json.ts';
 import { setAccessPolicy } from '../../services/gateway/src/store/access-policy-store.ts';
 import { requestRefresh, upsertUpstream } from '../../services/gateway/src/store/upstream-store.ts';
 import { FAKE_POOLS, startFakeUpstream, type FakeUpstream } from './fake-upstream.ts';
@@ -162,7 +163,9 @@ describe('routed calls and receipts', () => {
     await new Promise((r) => setTimeout(r, 20));
     const second = gw(await alice.callTool({ name: 'invoke_tool', arguments: { tool: 'ext_list_yields', arguments: { chain: 'eth' } } }));
     expect(first.cached).toBe(false);
-    expect(second).toMatchObject({ cached: true, observed_at: first.observed_at, cost_micro_usdc: 0 });
+    expect(second).toMatchObject({ cached: true, observed_at: first.observed_at, cost_micro_usdc: 0, result_sha256: first.result_sha256 });
+    // The hash covers exactly the answer the agent received (without the _gateway block).
+    expect(first.result_sha256).toBe(sha256Hex(canonicalJson({ content: [{ type: 'text', text: JSON.stringify(FAKE_POOLS) }], structuredContent: FAKE_POOLS, isError: false })));
     expect(second.cache_age_ms).toBeGreaterThanOrEqual(15);
     expect(second.prev_hash).toBe(first.receipt_hash);
     expect(ext.callsOf('list_yields').length).toBe(before + 1);

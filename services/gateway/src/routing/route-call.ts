@@ -63,6 +63,16 @@ function runtimeStateOfResult(result: CallToolResult): RuntimeState {
  */
 export function createCallRouter(deps: RouteCallDeps) {
   const now = deps.now ?? Date.now;
+  // A cached answer is the same result object on every hit: hash it once, not per call.
+  const resultHashes = new WeakMap<CallToolResult, string>();
+  const resultHashOf = (result: CallToolResult): string => {
+    let hash = resultHashes.get(result);
+    if (hash === undefined) {
+      hash = sha256Hex(canonicalJson({ content: result.content, structuredContent: result.structuredContent, isError: result.isError === true }));
+      resultHashes.set(result, hash);
+    }
+    return hash;
+  };
 
   async function callUpstream(input: RouteCallInput): Promise<Observation> {
     const { tool, session } = input;
@@ -154,7 +164,7 @@ export function createCallRouter(deps: RouteCallDeps) {
       if (input.taskId !== null || meta.action !== 'blocked') await deps.taint(session.subject, input.taskId ?? 'default', `${meta.scan.verdict} ${tool.name}`);
     }
     const cacheAgeMs = cached ? Math.max(0, now() - observedAtMs) : 0;
-    const resultSha256 = sha256Hex(canonicalJson({ content: result.content, structuredContent: result.structuredContent, isError: result.isError === true }));
+    const resultSha256 = resultHashOf(result);
     const upstreamCalled = !cached && meta.action !== 'blocked' && meta.runtimeState !== 'failing';
     const cost = upstreamCalled && !result.isError ? tool.upstream.costMicroUsdc : 0;
     const receipt = await deps.receipts.write({
