@@ -50,13 +50,19 @@ const tools = createPaymentsTools({
 const proposeSend = tools.find((t) => t.name === 'propose_send')!;
 const session: Session = { subject: sender, kind: 'connector', chainId: '153', audience: 'bench', scopes: [], keyId: 'bench', expiresAt: 0, sessionToken: '' };
 
-async function perCall(args: (n: number) => Record<string, unknown>, expectCreated: boolean): Promise<number> {
+/** Statements per call with `inFlight` calls outstanding at a time (1: one after another). */
+async function perCall(args: (n: number) => Record<string, unknown>, expectCreated: boolean, inFlight = 1): Promise<number> {
   const before = statements;
-  for (let n = 0; n < CALLS; n++) {
-    const result = await proposeSend.handler(args(n), { session, requestId: String(n), signal: new AbortController().signal });
-    const created = (result.structuredContent as { created?: boolean } | undefined)?.created;
-    if (result.isError || created !== expectCreated) throw new Error(`unexpected answer: ${JSON.stringify(result)}`);
-  }
+  let next = 0;
+  const lane = async () => {
+    while (next < CALLS) {
+      const n = next++;
+      const result = await proposeSend.handler(args(n), { session, requestId: String(n), signal: new AbortController().signal });
+      const created = (result.structuredContent as { created?: boolean } | undefined)?.created;
+      if (result.isError || created !== expectCreated) throw new Error(`unexpected answer: ${JSON.stringify(result)}`);
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, lane));
   return (statements - before) / CALLS;
 }
 
@@ -64,6 +70,11 @@ const send = (requestId: string) => ({ asset: 'USDC', amount: '0.01', to: 'recip
 await perCall((n) => send(`warm-${n}`), true); // the asset cache and each connection's prepared statement
 const fresh = await perCall((n) => send(`new-${n}`), true);
 const duplicate = await perCall(() => send('new-0'), false);
-console.log(`propose_send statements per call on Postgres: new intent ${fresh}, duplicate ${duplicate} (${CALLS} calls each, after warm-up)`);
+console.log(`propose_send statements per call on Postgres, one call at a time: new intent ${fresh}, duplicate ${duplicate} (${CALLS} calls each, after warm-up)`);
+{
+  const freshConcurrent = await perCall((n) => send(`concurrent-${n}`), true, 32);
+  const duplicateConcurrent = await perCall(() => send('new-0'), false, 32);
+  console.log(`with 32 calls in flight: new intent ${freshConcurrent.toFixed(3)}, duplicate ${duplicateConcurrent.toFixed(3)}`);
+}
 await client.end();
 await handle.close();
