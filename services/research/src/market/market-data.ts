@@ -7,7 +7,7 @@ import { buildMarketUniverse, type MarketUniverse } from '../domain/market-unive
 import type { ProtocolPriors } from '../domain/protocol-priors.ts';
 import type { SnapshotStore } from '../store/snapshot-store.ts';
 import type { DefillamaClient, FetchedSource } from '../upstream/defillama-client.ts';
-import { parsePoolsResponse, parseProtocolsResponse, parseStablecoinsResponse, poolsResponse, protocolsResponse, stablecoinsResponse } from '../upstream/defillama-records.ts';
+import { parsePoolsResponse, parsePoolsStream, parseProtocolsResponse, parseStablecoinsResponse, poolsResponse, protocolsResponse, stablecoinsResponse } from '../upstream/defillama-records.ts';
 
 interface SourceState {
   snapshot: SourceSnapshot | null;
@@ -57,6 +57,10 @@ export interface MarketDataOptions {
 }
 
 const PARSERS = { 'defillama:yields': parsePoolsResponse, 'defillama:pegs': parseStablecoinsResponse, 'defillama:protocols': parseProtocolsResponse } as const;
+async function* oneChunk(text: string): AsyncIterable<string> {
+  yield text;
+}
+
 /** Raw API shape as objects, for `research export` only (a CLI, not the server's steady state). */
 const SERIALIZERS = {
   'defillama:yields': (r: unknown) => poolsResponse(r as PoolTable),
@@ -107,7 +111,9 @@ export class MarketData {
   private async loadPersisted(source: SourceName): Promise<SourceSnapshot | null> {
     const row = await this.options.store.load(source);
     if (!row) return null;
-    const parsed = PARSERS[source](row.payload);
+    // Pools are streamed out of the text one record at a time (the parsed tree of a large
+    // universe would cost several times the text, exactly when a restart must stay small).
+    const parsed = source === 'defillama:yields' ? await parsePoolsStream(oneChunk(row.payloadJson)) : PARSERS[source](JSON.parse(row.payloadJson));
     return { source, records: parsed.records, asOf: row.asOf, fetchedAt: row.fetchedAt, origin: row.origin };
   }
 

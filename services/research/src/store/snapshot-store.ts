@@ -9,13 +9,14 @@ export interface StoredSnapshot {
   readonly fetchedAt: Date;
   readonly origin: 'fetch' | 'import';
   readonly recordCount: number;
-  readonly payload: unknown;
-}
-
-/** What `save` takes: the payload already serialised, so the store never holds an object copy of it. */
-export interface SnapshotToSave extends Omit<StoredSnapshot, 'payload'> {
+  /**
+   * The payload as JSON text, both ways: `save` never needs an object copy of it, and a restore
+   * can stream the pools out of it instead of parsing a tree several times the text's size.
+   */
   readonly payloadJson: string;
 }
+
+export type SnapshotToSave = StoredSnapshot;
 
 export interface SnapshotStore {
   save(snapshot: SnapshotToSave): Promise<void>;
@@ -43,10 +44,14 @@ export function createSnapshotStore(handle: DbHandle): SnapshotStore {
         });
     },
     async load(source) {
-      const rows = await db.select().from(researchSnapshots).where(eq(researchSnapshots.source, source)).limit(1);
+      const rows = await db
+        .select({ asOf: researchSnapshots.asOf, fetchedAt: researchSnapshots.fetchedAt, origin: researchSnapshots.origin, recordCount: researchSnapshots.recordCount, payloadJson: sql<string>`${researchSnapshots.payload}::text` })
+        .from(researchSnapshots)
+        .where(eq(researchSnapshots.source, source))
+        .limit(1);
       const r = rows[0];
       if (!r) return null;
-      return { source, asOf: r.asOf, fetchedAt: r.fetchedAt, origin: r.origin === 'import' ? 'import' : 'fetch', recordCount: r.recordCount, payload: r.payload };
+      return { source, asOf: r.asOf, fetchedAt: r.fetchedAt, origin: r.origin === 'import' ? 'import' : 'fetch', recordCount: r.recordCount, payloadJson: r.payloadJson };
     },
     async fetchedAtOf(source) {
       const rows = await db.select({ fetchedAt: researchSnapshots.fetchedAt }).from(researchSnapshots).where(eq(researchSnapshots.source, source)).limit(1);
