@@ -59,6 +59,10 @@ export class ReceiptWriter {
     this.busy.add(subject);
     try {
       for (;;) {
+        // Let I/O that is already waiting (other calls' upstream answers) reach this queue first.
+        // On PGlite the INSERT runs synchronously in this thread, so without this turn of the
+        // event loop nothing can join a batch and group commit degenerates to one row per INSERT.
+        await new Promise<void>((resolve) => setImmediate(resolve));
         const queue = this.queues.get(subject) ?? [];
         const batch = queue.splice(0, MAX_RECEIPTS_PER_INSERT);
         if (queue.length === 0) this.queues.delete(subject);
