@@ -29,15 +29,18 @@ function batcherFor(deps: PaymentsToolDeps): SendIntentBatcher {
   return batcher;
 }
 
+const Uuid = z.uuid();
+
 function recipientRef(to: string): SendRecipientRef | undefined {
   if (WALLET_ADDRESS_PATTERN.test(to)) return { address: to };
-  if (z.uuid().safeParse(to).success) return { contactId: to };
+  if (Uuid.safeParse(to).success) return { contactId: to };
   return to.includes('@') ? { email: to } : undefined;
 }
 
 /**
  * propose_send. The usual case — a known asset, a well-formed amount, a recognisable `to` — is
- * one database statement (store/file-send-intent.ts). Anything else, and the rare outcomes of
+ * one database statement (store/file-send-intent.ts), shared with the proposals that arrive
+ * alongside it (store/send-intent-batcher.ts). Anything else, and the rare outcomes of
  * that statement (a blocking intent it could not see, or one past its expiry that the sweep
  * has not reached), goes through the general path, which reads again and owns those rules, so
  * both paths give the same answer and the same errors in the same order (CHAIN_ACCOUNT_REQUIRED,
