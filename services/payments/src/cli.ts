@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from '../../../shared/cli-args.ts';
 import { LIVE_CHAIN_ID, TEST_CHAIN_ID } from '../../../shared/config.ts';
 import { CliUsageError, type CliCommand, type CliDeps } from '../../../shared/cli.ts';
 import { findUserByEmail } from '../../auth/src/store/user-store.ts';
@@ -6,11 +6,9 @@ import { activateChainAccount } from './store/directory-store.ts';
 import { FaucetRefused, fundWallet } from './store/faucet.ts';
 
 function options(argv: readonly string[], extra: Record<string, { type: 'string' }>) {
-  try {
-    return parseArgs({ args: [...argv], options: { email: { type: 'string' }, chain: { type: 'string' }, ...extra }, strict: true }).values as Record<string, string | undefined>;
-  } catch (err) {
-    throw new CliUsageError((err as Error).message);
-  }
+  const { values, positionals } = parseCommandArgs(argv, { email: { type: 'string' }, chain: { type: 'string' }, ...extra });
+  if (positionals.length) throw new CliUsageError(`Unexpected argument ${positionals[0]}`);
+  return values as Record<string, string | undefined>;
 }
 
 async function userIdOf(deps: CliDeps, email: string | undefined, db: Awaited<ReturnType<CliDeps['openDb']>>): Promise<string> {
