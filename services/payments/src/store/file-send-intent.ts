@@ -1,6 +1,6 @@
 import type { Db } from '../../../../shared/db/client.ts';
 import { OPEN_STATUSES } from '../domain/intent-states.ts';
-import { runPrepared } from './prepared-statement.ts';
+import { runPrepared } from '../../../../shared/db/prepared-statement.ts';
 
 /** How propose_send names its recipient; the tool has already told the forms apart. */
 export type SendRecipientRef = { readonly address: string } | { readonly contactId: string } | { readonly email: string };

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../../../shared/db/client.ts';
+import type { Db } from './client.ts';
 
 interface PostgresJsClient {
   unsafe(text: string, params: unknown[], options: { prepare: boolean }): Promise<unknown[]>;
@@ -9,11 +9,13 @@ interface PgliteClient {
 }
 
 /**
- * Runs one fixed SQL text with positional parameters (`$1::uuid` — every parameter cast, so
- * no driver has to guess a type). On postgres.js it is a named prepared statement per pooled
- * connection: Postgres parses and plans a hot statement once per connection instead of on
- * every call, and no query builder runs per call. On PGlite it is the client's own extended
- * query; a driver this does not recognise gets the same text through drizzle's `execute`.
+ * Runs one fixed SQL text with positional parameters (`$1::uuid` — every parameter cast, so no
+ * driver has to guess a type) on the driver under drizzle (`db.$client`), for statements on a hot
+ * path (filing a proposal, recording a receipt). On postgres.js it is a named prepared statement
+ * per pooled connection: Postgres parses and plans it once per connection, and no query builder
+ * runs per call. On PGlite it is the client's own extended query, about half the CPU of drizzle's
+ * `execute` (drizzle rebuilds the query and PGlite re-merges drizzle's type parsers every call).
+ * A driver this does not recognise gets the same text through drizzle.
  */
 export async function runPrepared<T>(db: Db, text: string, params: readonly unknown[]): Promise<T[]> {
   const client = (db as { $client?: unknown }).$client as Partial<PostgresJsClient & PgliteClient> | undefined;
