@@ -42,6 +42,12 @@ describe('two-word phrases from follower lists (count, enumerate)', () => {
     expect(await totals('margin applicable', 'exact')).toEqual({ occurrences: 1, documents: 1 });
   });
 
+  it('exact: longer phrases (the position join) equal an independent regex count too', async () => {
+    const per = RAW.map((r) => (r.match(/(?<![\p{L}\p{N}])the(?:[ \t]+\n?|\n)[ \t]*applicable(?:[ \t]+\n?|\n)[ \t]*margin(?![\p{L}\p{N}])/giu) ?? []).length);
+    expect(per.reduce((a, b) => a + b)).toBeGreaterThan(1);
+    expect(await totals('the Applicable Margin', 'exact')).toEqual({ occurrences: per.reduce((a, b) => a + b), documents: per.filter(Boolean).length });
+  });
+
   it.each([['event of default'], ['applicable margin'], ['default event'], ['margin applicable']])(
     'phrase %s: equals the position join (the same phrase OR itself takes the join path)',
     async (query) => {
@@ -50,6 +56,15 @@ describe('two-word phrases from follower lists (count, enumerate)', () => {
       expect(viaFollowers).toEqual(await totals(`${query} OR ${query}`, 'phrase'));
     },
   );
+
+  it('phrase OR: a start shared by two alternatives counts once; -negation drops whole documents', async () => {
+    expect(await totals('applicable margin OR applicable', 'phrase')).toEqual(await totals('applicable', 'phrase'));
+    const both = await totals('event of default OR applicable margin', 'phrase');
+    const [events, margins] = [await totals('event of default', 'phrase'), await totals('applicable margin', 'phrase')];
+    expect(both.occurrences).toBe(events.occurrences + margins.occurrences);
+    expect(await totals('event of default -margin', 'phrase')).toEqual(events);
+    expect(await totals('applicable margin -event', 'phrase')).toEqual(margins);
+  });
 
   it('migration 0005 fills follower lists from stored positions exactly as ingestion writes them', async () => {
     const queries: Array<[string, string]> = [['Applicable Margin', 'exact'], ['event of default', 'phrase'], ['applicable margin', 'phrase']];

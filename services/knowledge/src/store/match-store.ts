@@ -79,37 +79,50 @@ function pairCounted(table: PostingsTable, seq: TermSequence, scope: MatchScope)
 
 /**
  * Start positions of a term sequence per document, from a postings table: a start p of the
- * first term counts when every other term has a position at p + its offset. One index lookup
- * per term, joined on the document; no chunk text is read.
+ * first term counts when every other term has a position at p + its offset. The terms' rows are
+ * joined per document and the positions matched inside one array expression, so the joins run
+ * once per document (not once per position, which is where the planner put them when positions
+ * were rows) and nothing is sorted; no chunk text is read.
  */
 function sequenceStarts(table: SQL, seq: TermSequence, scope: MatchScope): SQL {
   const [head, ...rest] = seq.terms;
   const joins = rest.map((t, i) => sql`join ${table} t${sql.raw(String(i + 1))} on t${sql.raw(String(i + 1))}.document_id = t0.document_id and t${sql.raw(String(i + 1))}.term = ${t.term}`);
   const conditions = rest.map((t, i) => sql`(s.p + ${t.offset - head.offset}) = any(t${sql.raw(String(i + 1))}.positions)`);
   return sql`
-    select t0.document_id, t0.room_id, s.p from ${table} t0 ${sql.join(joins, sql` `)}
-    cross join lateral unnest(t0.positions) as s(p)
-    where t0.term = ${head.term} and ${scopeSql(scope, sql`t0`)} ${conditions.length ? sql`and ${sql.join(conditions, sql` and `)}` : sql``}`;
+    select t0.document_id, t0.room_id,
+      array(select s.p from unnest(t0.positions) as s(p) ${conditions.length ? sql`where ${sql.join(conditions, sql` and `)}` : sql``}) as starts
+    from ${table} t0 ${sql.join(joins, sql` `)}
+    where t0.term = ${head.term} and ${scopeSql(scope, sql`t0`)}`;
 }
 
 /** (document_id, room_id, occ) for alternatives whose common start positions count once. */
 function countedFromPostings(postings: PostingsTable, alternatives: readonly TermSequence[], scope: MatchScope, excluded: readonly TermSequence[] = []): SQL {
   const table = postings.name;
-  const negation = excluded.length
-    ? sql`where not exists (select 1 from (${sql.join(excluded.map((e) => sequenceStarts(table, e, {})), sql` union all `)}) n where n.document_id = h.document_id)`
-    : sql``;
   if (alternatives.length === 1 && alternatives[0].terms.length === 1 && !excluded.length) {
     // The common case, a single term: its position count is its occurrence count.
     return sql`select t0.document_id, t0.room_id, cardinality(t0.positions) as occ from ${table} t0 where t0.term = ${alternatives[0].terms[0].term} and ${scopeSql(scope, sql`t0`)}`;
   }
-  // The next most common, a two-word phrase ("Applicable Margin", "event of default").
-  const pair = alternatives.length === 1 && !excluded.length ? pairCounted(postings, alternatives[0], scope) : undefined;
-  if (pair) return pair;
+  if (alternatives.length === 1 && !excluded.length) {
+    // The next most common, a two-word phrase ("Applicable Margin", "event of default"); then
+    // any one phrase, whose starts are distinct already.
+    return pairCounted(postings, alternatives[0], scope) ?? sql`select x.document_id, x.room_id, cardinality(x.starts) as occ from (${sequenceStarts(table, alternatives[0], scope)}) x`;
+  }
+  // Several alternatives: each one's starts per document, full-joined on the document, and the
+  // distinct starts counted per document in one array expression (a start two alternatives
+  // share counts once) — no row per position, so no sort over every match.
+  const alias = (i: number) => sql.raw(`a${i}`);
+  const documentOf = (n: number) => (n === 1 ? sql`a0.document_id` : sql`coalesce(${sql.join(Array.from({ length: n }, (_, i) => sql`${alias(i)}.document_id`), sql`, `)})`);
+  const joined = alternatives.slice(1).map((a, i) => sql`full join (${sequenceStarts(table, a, scope)}) ${alias(i + 1)} on ${alias(i + 1)}.document_id = ${documentOf(i + 1)}`);
+  const starts = sql.join(alternatives.map((_, i) => sql`coalesce(${alias(i)}.starts, '{}')`), sql` || `);
+  const negation = excluded.length
+    ? sql`where not exists (select 1 from (${sql.join(excluded.map((e) => sequenceStarts(table, e, {})), sql` union all `)}) n where n.document_id = ${documentOf(alternatives.length)} and cardinality(n.starts) > 0)`
+    : sql``;
   return sql`
-    select h.document_id, h.room_id, count(distinct h.p)::int as occ
-    from (${sql.join(alternatives.map((a) => sequenceStarts(table, a, scope)), sql` union all `)}) h
-    ${negation}
-    group by h.document_id, h.room_id`;
+    select ${documentOf(alternatives.length)} as document_id,
+      coalesce(${sql.join(alternatives.map((_, i) => sql`${alias(i)}.room_id`), sql`, `)}) as room_id,
+      (select count(distinct p) from unnest(${starts}) as p)::int as occ
+    from (${sequenceStarts(table, alternatives[0], scope)}) a0 ${sql.join(joined, sql` `)}
+    ${negation}`;
 }
 
 interface Lexeme {
