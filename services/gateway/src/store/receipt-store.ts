@@ -1,7 +1,7 @@
 import type { ReceiptBody } from '../domain/receipt.ts';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { DbHandle } from '../../../../shared/db/client.ts';
-import { runPrepared } from './prepared-statement.ts';
+import { runPrepared } from '../../../../shared/db/prepared-statement.ts';
 import { gwReceipts } from './schema.ts';
 
 export type ReceiptRow = typeof gwReceipts.$inferSelect;
