@@ -1,3 +1,4 @@
+import { parseCommandArgs } from '../../../shared/cli-args.ts';
 import { CliUsageError, type CliCommand, type CliDeps } from '../../../shared/cli.ts';
 import type { DbHandle } from '../../../shared/db/client.ts';
 import { PREFIX_PATTERN, UpstreamFileSchema, upstreamInputFromFile } from './config.ts';
@@ -13,22 +14,10 @@ import { listUpstreams, removeUpstream, requestRefresh, upsertUpstream } from '.
  */
 type Flags = Map<string, string[]>;
 
+/** Every flag may repeat (`--category a --category b`); the shared strict parser names a bad one. */
 function parseFlags(argv: readonly string[], known: readonly string[]): { flags: Flags; positional: string[] } {
-  const flags: Flags = new Map();
-  const positional: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (!arg.startsWith('--')) {
-      positional.push(arg);
-      continue;
-    }
-    const [name, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
-    if (!known.includes(name)) throw new CliUsageError(`unknown flag --${name}`);
-    const value = inline ?? argv[++i];
-    if (value === undefined) throw new CliUsageError(`--${name} needs a value`);
-    flags.set(name, [...(flags.get(name) ?? []), value]);
-  }
-  return { flags, positional };
+  const { values, positionals } = parseCommandArgs(argv, Object.fromEntries(known.map((name) => [name, { type: 'string', multiple: true } as const])));
+  return { flags: new Map(Object.entries(values) as [string, string[]][]), positional: positionals };
 }
 
 const one = (flags: Flags, name: string): string | undefined => flags.get(name)?.at(-1);
