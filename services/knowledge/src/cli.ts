@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { parseCommandArgs, requiredFlag } from '../../../shared/cli-args.ts';
 import { CliUsageError, type CliCommand } from '../../../shared/cli.ts';
 import { ingestFile, UnsupportedFileError } from './ingest/ingest-file.ts';
 import { createProgressBar } from './ingest/progress-bar.ts';
@@ -13,26 +14,9 @@ interface IngestArgs {
 }
 
 function parseIngestArgs(argv: readonly string[]): IngestArgs {
-  const paths: string[] = [];
-  let room: string | undefined;
-  let owner: string | undefined;
-  let notebook = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const [flag, inline] = arg.startsWith('--') ? (arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined]) : [undefined, undefined];
-    if (flag === undefined) paths.push(arg);
-    else if (flag === 'notebook') notebook = true;
-    else if (flag === 'room' || flag === 'owner') {
-      const value = inline ?? argv[++i];
-      if (!value) throw new CliUsageError(`--${flag} needs a value`);
-      if (flag === 'room') room = value;
-      else owner = value;
-    } else throw new CliUsageError(`unknown flag --${flag}`);
-  }
-  if (!paths.length) throw new CliUsageError('give at least one file or folder');
-  if (!room) throw new CliUsageError('--room is required');
-  if (!owner) throw new CliUsageError('--owner is required');
-  return { paths, room, owner, notebook };
+  const { values, positionals } = parseCommandArgs(argv, { room: { type: 'string' }, owner: { type: 'string' }, notebook: { type: 'boolean' } });
+  if (!positionals.length) throw new CliUsageError('give at least one file or folder');
+  return { paths: positionals, room: requiredFlag(values, 'room'), owner: requiredFlag(values, 'owner'), notebook: values.notebook ?? false };
 }
 
 /** Files under the given paths (folders recursively, dot-files skipped), in a stable order. */

@@ -1,0 +1,71 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CliUsageError, type CliCommand, type CliDeps } from '../../../shared/cli.ts';
+import { loadConfig } from '../../../shared/config.ts';
+import { sql, type DbHandle } from '../../../shared/db/client.ts';
+import { createLogger } from '../../../shared/log.ts';
+import { openTestDb } from '../../../test/support/test-db.ts';
+import { commands as authCommands } from '../../auth/src/cli.ts';
+import { commands } from './cli.ts';
+
+let db: DbHandle;
+let dir: string;
+
+/** Runs one `npx gatehouse …` command in-process against the test database. */
+async function gatehouse(name: string, argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const command = [...commands, ...authCommands].find((c: CliCommand) => c.name === name)!;
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (d) => (out += d));
+  stderr.on('data', (d) => (err += d));
+  const deps: CliDeps = {
+    config: loadConfig({ LOG_LEVEL: 'silent' }),
+    logger: createLogger('silent'),
+    // The CLI closes what it opens; hand it a wrapper so the shared test DB survives.
+    openDb: async () => ({ ...db, close: async () => undefined }),
+    stdout,
+    stderr,
+  };
+  const code = await command.run(argv, deps);
+  return { code, out, err };
+}
+
+beforeAll(async () => {
+  db = await openTestDb();
+  dir = mkdtempSync(join(tmpdir(), 'kb-cli-'));
+  writeFileSync(join(dir, 'loan.txt'), 'The Borrower shall repay the Loan on the Maturity Date.\n\n"Borrower" means Acme Holdings LLC.');
+  writeFileSync(join(dir, 'notes.md'), '# Notes\n\nThe Applicable Margin is 2.50% per annum.');
+  expect((await gatehouse('users add', ['--email', 'kb@example.com', '--password', 'long enough'])).code).toBe(0);
+});
+afterAll(() => db?.close());
+
+describe('npx gatehouse kb ingest', () => {
+  it('ingests a folder into the owner’s room with progress on stderr, then dedupes a second run', async () => {
+    const first = await gatehouse('kb ingest', [dir, '--room', 'Deals', '--owner', 'kb@example.com']);
+    expect(first.code, first.err).toBe(0);
+    expect(first.out).toMatch(/^Room "Deals" \(\S+\): 2 indexed, 0 already present, 0 failed;/);
+    expect(first.err).toContain('loan.txt');
+    const again = await gatehouse('kb ingest', [join(dir, 'loan.txt'), '--room', 'Deals', '--owner', 'kb@example.com']);
+    expect(again.code).toBe(0);
+    expect(again.out).toContain('0 indexed, 1 already present, 0 failed');
+  });
+
+  it('an unknown owner is refused and nothing is created', async () => {
+    const r = await gatehouse('kb ingest', [dir, '--room', 'Other', '--owner', 'nobody@example.com']);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('No user with e-mail nobody@example.com');
+    expect(await db.rows(sql`select 1 from kb_rooms where name = 'Other'`)).toEqual([]);
+  });
+
+  it('bad arguments are usage errors naming what is wrong', async () => {
+    await expect(gatehouse('kb ingest', [dir, '--room', 'Deals'])).rejects.toThrow(new CliUsageError('--owner is required'));
+    await expect(gatehouse('kb ingest', ['--room', 'Deals', '--owner', 'kb@example.com'])).rejects.toThrow(new CliUsageError('give at least one file or folder'));
+    await expect(gatehouse('kb ingest', [dir, '--rooom', 'Deals', '--owner', 'kb@example.com'])).rejects.toThrow(new CliUsageError('Unknown flag --rooom'));
+    await expect(gatehouse('kb ingest', [join(dir, 'missing.txt'), '--room', 'Deals', '--owner', 'kb@example.com'])).rejects.toThrow(/cannot read/);
+  });
+});
