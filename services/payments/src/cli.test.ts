@@ -1,35 +1,13 @@
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CliUsageError, type CliCommand, type CliDeps } from '../../../shared/cli.ts';
-import { loadConfig } from '../../../shared/config.ts';
+import { CliUsageError } from '../../../shared/cli.ts';
 import type { DbHandle } from '../../../shared/db/client.ts';
-import { createLogger } from '../../../shared/log.ts';
+import { runCli } from '../../../test/support/cli-runner.ts';
 import { openTestDb } from '../../../test/support/test-db.ts';
-import { commands as authCommands } from '../../auth/src/cli.ts';
 import { commands } from './cli.ts';
 
 let db: DbHandle;
 
-/** Runs one `npx gatehouse …` command in-process against the test database. */
-async function gatehouse(name: string, argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const command = [...commands, ...authCommands].find((c: CliCommand) => c.name === name)!;
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d) => (out += d));
-  stderr.on('data', (d) => (err += d));
-  const deps: CliDeps = {
-    config: loadConfig({ LOG_LEVEL: 'silent' }),
-    logger: createLogger('silent'),
-    // The CLI closes what it opens; hand it a wrapper so the shared test DB survives.
-    openDb: async () => ({ ...db, close: async () => undefined }),
-    stdout,
-    stderr,
-  };
-  const code = await command.run(argv, deps);
-  return { code, out, err };
-}
+const gatehouse = (name: string, argv: string[]) => runCli(db, commands, name, argv);
 
 beforeAll(async () => {
   db = await openTestDb();
