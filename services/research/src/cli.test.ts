@@ -1,12 +1,10 @@
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CliUsageError, type CliDeps } from '../../../shared/cli.ts';
-import { loadConfig } from '../../../shared/config.ts';
+import { CliUsageError } from '../../../shared/cli.ts';
 import { sql, type DbHandle } from '../../../shared/db/client.ts';
-import { createLogger } from '../../../shared/log.ts';
+import { runCli } from '../../../test/support/cli-runner.ts';
 import { openTestDb } from '../../../test/support/test-db.ts';
 import { commands } from './cli.ts';
 import { fixturePools, fixtureProtocols, fixtureStablecoins, ID } from './testing/defillama-fixtures.ts';
@@ -14,27 +12,8 @@ import { startResearchHarness } from './testing/research-harness.ts';
 
 let db: DbHandle;
 let dir: string;
-const importCmd = commands.find((c) => c.name === 'research import')!;
-const exportCmd = commands.find((c) => c.name === 'research export')!;
 
-function deps(): CliDeps & { out: () => string; err: () => string } {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d) => (out += d));
-  stderr.on('data', (d) => (err += d));
-  return {
-    config: loadConfig({ LOG_LEVEL: 'silent' }),
-    logger: createLogger('silent'),
-    // The CLI closes what it opens; hand it a wrapper so the shared test DB survives.
-    openDb: async () => ({ ...db, close: async () => undefined }),
-    stdout,
-    stderr,
-    out: () => out,
-    err: () => err,
-  };
-}
+const research = (name: string, argv: string[]) => runCli(db, commands, name, argv);
 
 beforeAll(async () => {
   db = await openTestDb();
@@ -53,26 +32,24 @@ const stored = () => db.rows<{ source: string; origin: string; record_count: num
 
 describe('research import / export (offline use)', () => {
   it('rejects a malformed file before storing anything', async () => {
-    const d = deps();
-    const code = await importCmd.run(['--pools', join(dir, 'broken.json'), '--stablecoins', join(dir, 'stablecoins.json')], d);
-    expect(code).toBe(1);
-    expect(d.err()).toContain('pools response has no data[]');
-    expect(d.out()).toBe('');
+    const d = await research('research import', ['--pools', join(dir, 'broken.json'), '--stablecoins', join(dir, 'stablecoins.json')]);
+    expect(d.code).toBe(1);
+    expect(d.err).toContain('pools response has no data[]');
+    expect(d.out).toBe('');
     expect(await stored()).toEqual([]);
   });
 
   it('rejects unknown flags and empty invocations as usage errors', async () => {
-    await expect(importCmd.run(['--pool', 'x'], deps())).rejects.toBeInstanceOf(CliUsageError);
-    await expect(importCmd.run([], deps())).rejects.toBeInstanceOf(CliUsageError);
-    await expect(exportCmd.run([], deps())).rejects.toBeInstanceOf(CliUsageError);
+    await expect(research('research import', ['--pool', 'x'])).rejects.toBeInstanceOf(CliUsageError);
+    await expect(research('research import', [])).rejects.toBeInstanceOf(CliUsageError);
+    await expect(research('research export', [])).rejects.toBeInstanceOf(CliUsageError);
     expect(await stored()).toEqual([]);
   });
 
   it('imports raw API shapes; an air-gapped server (kill switch) serves them with the file vintage', async () => {
-    const d = deps();
-    const code = await importCmd.run(['--pools', join(dir, 'pools.json'), '--stablecoins', join(dir, 'stablecoins.json'), '--protocols', join(dir, 'protocols.json')], d);
-    expect(code).toBe(0);
-    expect(d.out()).toContain('asOf 2026-09-02T11:00:00.000Z');
+    const d = await research('research import', ['--pools', join(dir, 'pools.json'), '--stablecoins', join(dir, 'stablecoins.json'), '--protocols', join(dir, 'protocols.json')]);
+    expect(d.code).toBe(0);
+    expect(d.out).toContain('asOf 2026-09-02T11:00:00.000Z');
     expect(await stored()).toEqual([
       { source: 'defillama:pegs', origin: 'import', record_count: fixtureStablecoins().peggedAssets.length },
       { source: 'defillama:protocols', origin: 'import', record_count: fixtureProtocols().length },
@@ -94,14 +71,13 @@ describe('research import / export (offline use)', () => {
 
   it('exports the stored snapshot as re-importable files', async () => {
     const out = join(dir, 'export');
-    const d = deps();
-    expect(await exportCmd.run([out], d)).toBe(0);
+    expect((await research('research export', [out])).code).toBe(0);
     const pools = JSON.parse(await readFile(join(out, 'pools.json'), 'utf8'));
     expect(pools).toMatchObject({ status: 'success', _meta: { asOf: '2026-09-02T11:00:00.000Z' } });
     expect(pools.data.map((p: { pool: string }) => p.pool)).toContain(ID.aaveUsdcEth);
     expect(Array.isArray(JSON.parse(await readFile(join(out, 'protocols.json'), 'utf8')))).toBe(true);
     expect(JSON.parse(await readFile(join(out, 'stablecoins.json'), 'utf8')).peggedAssets.length).toBe(fixtureStablecoins().peggedAssets.length);
-    expect(await importCmd.run(['--pools', join(out, 'pools.json')], deps())).toBe(0);
+    expect((await research('research import', ['--pools', join(out, 'pools.json')])).code).toBe(0);
     expect((await stored()).find((r) => r.source === 'defillama:yields')!.record_count).toBe(fixturePools().length);
   });
 });
