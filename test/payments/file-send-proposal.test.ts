@@ -33,6 +33,11 @@ async function propose(args: Record<string, unknown>) {
 }
 
 /** The identity the general path (tools/file-proposal.ts) computes for alice → bob. */
+/** A send intent of Alice's on the test chain, filed directly (bypassing the tool) to set up a race. */
+function aliceSend(requestId: string, identityHash: string, expiresAt: Date) {
+  return { workspaceId: alice.id, chainId: '153', kind: 'send' as const, actorUserId: alice.id, actor: {}, walletId: wallets.alice, arguments: {}, requestId, identityHash, title: '', rationale: '', expiresAt };
+}
+
 function identityOf(units: string, requestId: string | null) {
   return intentIdentityHash({
     kind: 'send',
@@ -122,20 +127,7 @@ describe('propose_send in one statement (tools/file-send-proposal.ts, store/file
     const past = new Date(Date.now() - 1000);
     const stale = await fileIntent(
       stack.db.db,
-      {
-        workspaceId: alice.id,
-        chainId: '153',
-        kind: 'send',
-        actorUserId: alice.id,
-        actor: {},
-        walletId: wallets.alice,
-        arguments: {},
-        requestId: 'stale',
-        identityHash: identityOf('6000000', 'stale'),
-        title: '',
-        rationale: '',
-        expiresAt: past,
-      },
+      aliceSend('stale', identityOf('6000000', 'stale'), past),
       new Date(past.getTime() - 1000),
     );
     const { doc } = await propose({ asset: 'USDC', amount: '6', to: bob.email, request_id: 'stale' });
@@ -154,20 +146,7 @@ describe('propose_send in one statement (tools/file-send-proposal.ts, store/file
       const held = await stack.db.db.transaction(async (tx) => {
         const filed = await fileIntent(
           tx,
-          {
-            workspaceId: alice.id,
-            chainId: '153',
-            kind: 'send',
-            actorUserId: alice.id,
-            actor: {},
-            walletId: wallets.alice,
-            arguments: {},
-            requestId: 'racing',
-            identityHash,
-            title: '',
-            rationale: '',
-            expiresAt: new Date(Date.now() + 60_000),
-          },
+          aliceSend('racing', identityHash, new Date(Date.now() + 60_000)),
           new Date(),
         );
         const [{ xid }] = (await tx.execute(sql`select pg_current_xact_id()::text as xid`)) as unknown as Array<{ xid: string }>;
