@@ -32,6 +32,11 @@ export interface OpenDbOptions {
   inMemory?: boolean;
   /** A PGlite data-dir dump to start from instead of running initdb (tests: an already-migrated template). */
   pgliteTemplate?: Blob;
+  /**
+   * Postgres only: more connection startup parameters for this pool, e.g. `synchronous_commit:
+   * 'off'` for a pool whose commits need not wait for the WAL flush (the gateway's receipts).
+   */
+  connection?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -43,7 +48,7 @@ export async function openDb(
   config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'> & Partial<Pick<Config, 'databasePoolSize'>>,
   options: OpenDbOptions = {},
 ): Promise<DbHandle> {
-  if (config.databaseUrl) return openPostgres(config.databaseUrl, config.databaseSchema, config.databasePoolSize ?? 10);
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, config.databaseSchema, config.databasePoolSize ?? 10, options.connection ?? {});
   return openPglite(options.inMemory ? undefined : config.dataDir, options.pgliteTemplate);
 }
 
@@ -78,14 +83,14 @@ async function openPglite(dataDir: string | undefined, template: Blob | undefine
   };
 }
 
-async function openPostgres(url: string, schema: string | undefined, poolSize: number): Promise<DbHandle> {
+async function openPostgres(url: string, schema: string | undefined, poolSize: number, connection: Readonly<Record<string, string>>): Promise<DbHandle> {
   const options = {
     onnotice: () => {},
     max: poolSize,
     // jit off: our statements run in milliseconds, but on tables without fresh statistics the
     // planner's estimates grow with the data until they cross jit_above_cost, and LLVM then
     // spends 40-160 ms compiling each one (measured on the knowledge counts at 10,000 documents).
-    connection: { jit: 'off', ...(schema ? { search_path: `${schema},public` } : {}) },
+    connection: { jit: 'off', ...connection, ...(schema ? { search_path: `${schema},public` } : {}) },
   };
   if (schema) {
     const admin = postgres(url, { onnotice: () => {}, max: 1 });

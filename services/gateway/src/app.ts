@@ -16,6 +16,7 @@ import { createCallRouter } from './routing/route-call.ts';
 import { createReceiptSigner } from './routing/receipt-signer.ts';
 import { ReceiptWriter } from './routing/receipt-writer.ts';
 import { ResultCache } from './routing/result-cache.ts';
+import { openReceiptDb } from './store/receipt-store.ts';
 import { ensureReceiptSigningKey } from './store/signing-key-store.ts';
 import { recordTaint } from './store/taint-store.ts';
 import { seedUpstream } from './store/upstream-store.ts';
@@ -26,6 +27,7 @@ import { createOboTokenSource } from './upstream/obo-token-source.ts';
 export interface GatewayService extends BuiltService {
   readonly registry: GatewayRegistry;
   readonly gatewayConfig: GatewayConfig;
+  readonly receipts: ReceiptWriter;
 }
 
 const INSTRUCTIONS = `Gatehouse gateway. Start from the user's intent: call search_tools (or read gateway://toolsets), pick the best toolset and tool, call get_tool_schema, then invoke_tool for reads or invoke_stateful_tool for anything that changes state (the account holder approves those). Copy each result's _gateway block into your task record and finish with validate_task_result. Report provider, source recency (observed_at is when the gateway first saw the answer, not upstream freshness), runtime_state and cache use.`;
@@ -48,7 +50,8 @@ export async function createGatewayService({ config, db, logger, env }: ServiceD
   await registry.reload();
 
   const signer = await createReceiptSigner(await ensureReceiptSigningKey(db));
-  const receipts = new ReceiptWriter(db, signer);
+  const receiptDb = await openReceiptDb(config, db, gatewayConfig.receiptFlush);
+  const receipts = new ReceiptWriter({ db: receiptDb, signer, flush: gatewayConfig.receiptFlush, logger });
   const cache = new ResultCache(gatewayConfig.cacheMaxEntries);
   const view = createCallerView({ db, registry, defaultAccess: gatewayConfig.defaultAccess });
   const routeCall = createCallRouter({
@@ -66,7 +69,7 @@ export async function createGatewayService({ config, db, logger, env }: ServiceD
     approvalTtlSeconds: gatewayConfig.approvalTtlSeconds,
     confirmUrl: (id) => `${config.issuer}/approvals/${id}`,
   });
-  const handlers = createGatewayHandlers({ registry, view, routeCall, stateful, validate: createValidateTaskResult({ db, signer }) });
+  const handlers = createGatewayHandlers({ registry, view, routeCall, stateful, validate: createValidateTaskResult({ db, signer, receipts }) });
   const toolServer = createGatewayToolServer({ handlers, logger, instructions: INSTRUCTIONS });
   const guard = createServiceGuard(config, endpoint, null);
 
@@ -105,10 +108,15 @@ export async function createGatewayService({ config, db, logger, env }: ServiceD
     app,
     registry,
     gatewayConfig,
+    receipts,
     start: () => registry.start(),
+    // Receipts last: answers already given must reach the database before the caller of close()
+    // closes it (services/main.ts and the test stack close `db` right after this).
     close: async () => {
       await registry.close();
       await toolServer.close();
+      await receipts.close();
+      if (receiptDb !== db) await receiptDb.close();
     },
   };
 }

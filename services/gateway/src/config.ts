@@ -22,6 +22,7 @@ const EnvSchema = z.object({
   GATEWAY_FIREWALL_MODE: z.enum(['enforce', 'shadow']).optional(),
   GATEWAY_APPROVAL_TTL_SECONDS: positiveInt.default(900),
   GATEWAY_CACHE_MAX_ENTRIES: positiveInt.default(5_000),
+  GATEWAY_RECEIPT_FLUSH: z.enum(['after_answer', 'before_answer']).default('after_answer'),
 });
 
 const AuthSchema = z.discriminatedUnion('kind', [
@@ -70,9 +71,13 @@ export interface GatewayConfig {
   readonly firewallMode: 'enforce' | 'shadow';
   readonly approvalTtlSeconds: number;
   readonly cacheMaxEntries: number;
+  /** When a receipt's INSERT commits relative to the answer (docs/gateway.md, Receipts). */
+  readonly receiptFlush: ReceiptFlush;
   /** Static upstream credentials by env-var name, read once here (never from a caller). */
   readonly upstreamSecrets: Readonly<Record<string, string>>;
 }
+
+export type ReceiptFlush = z.infer<typeof EnvSchema>['GATEWAY_RECEIPT_FLUSH'];
 
 export class GatewayConfigError extends Error {
   override name = 'GatewayConfigError';
@@ -123,6 +128,7 @@ export function loadGatewayConfig(config: Config, env: Record<string, string | u
     firewallMode: e.GATEWAY_FIREWALL_MODE ?? file.data.firewall.mode,
     approvalTtlSeconds: e.GATEWAY_APPROVAL_TTL_SECONDS,
     cacheMaxEntries: e.GATEWAY_CACHE_MAX_ENTRIES,
+    receiptFlush: e.GATEWAY_RECEIPT_FLUSH,
     upstreamSecrets: Object.freeze(upstreamSecrets),
   });
 }

@@ -1,7 +1,9 @@
 import type { ReceiptBody } from '../domain/receipt.ts';
-import { eq, inArray, sql } from 'drizzle-orm';
-import type { DbHandle } from '../../../../shared/db/client.ts';
+import { inArray, sql } from 'drizzle-orm';
+import type { Config } from '../../../../shared/config.ts';
+import { openDb, type DbHandle } from '../../../../shared/db/client.ts';
 import { runPrepared } from '../../../../shared/db/prepared-statement.ts';
+import type { ReceiptFlush } from '../config.ts';
 import { gwReceipts } from './schema.ts';
 
 export type ReceiptRow = typeof gwReceipts.$inferSelect;
@@ -61,11 +63,18 @@ export async function findReceipts(db: DbHandle, ids: readonly string[]): Promis
   return db.db.select().from(gwReceipts).where(inArray(gwReceipts.id, [...ids]));
 }
 
-export async function findReceipt(db: DbHandle, id: string): Promise<ReceiptRow | undefined> {
-  const [row] = await db.db.select().from(gwReceipts).where(eq(gwReceipts.id, id));
-  return row;
-}
+/** Connections in the receipts' own pool: group commit keeps one INSERT in flight per caller. */
+const RECEIPT_POOL_SIZE = 4;
 
-export async function usageTotals(db: DbHandle, subject: string): Promise<Array<{ tool: string; calls: number; cost_micro_usdc: number }>> {
-  return db.rows(sql`select tool, count(*)::int as calls, coalesce(sum(cost_micro_usdc), 0)::bigint as cost_micro_usdc from gw_usage where subject = ${subject} group by tool order by tool`);
+/**
+ * The handle receipts are written through. `after_answer` on Postgres gets a small pool of its
+ * own whose commits do not wait for the WAL flush (`synchronous_commit=off` as a connection
+ * startup parameter, so every connection the pool ever opens has it, and nothing else in the
+ * gateway loses durability). The row is visible to every replica at once; a Postgres crash can
+ * lose the last ~3 × wal_writer_delay of receipts. Otherwise this is `db` itself; the caller
+ * closes the handle only if it is not `db`.
+ */
+export async function openReceiptDb(config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'>, db: DbHandle, flush: ReceiptFlush): Promise<DbHandle> {
+  if (flush !== 'after_answer' || db.kind !== 'postgres') return db;
+  return openDb({ databaseUrl: config.databaseUrl, databaseSchema: config.databaseSchema, dataDir: config.dataDir, databasePoolSize: RECEIPT_POOL_SIZE }, { connection: { synchronous_commit: 'off' } });
 }

@@ -5,6 +5,7 @@ import { jsonToolResult } from '../../../../shared/mcp/tool-result.ts';
 import { receiptHash, type ReceiptBody, type RuntimeState } from '../domain/receipt.ts';
 import type { GatewayRequestContext } from '../mcp/gateway-tool-server.ts';
 import type { ReceiptSigner } from '../routing/receipt-signer.ts';
+import type { ReceiptWriter } from '../routing/receipt-writer.ts';
 import { findReceipts, type ReceiptRow } from '../store/receipt-store.ts';
 
 const ReceiptRef = z.union([z.string().max(100), z.looseObject({ receipt_id: z.string().max(100) })]);
@@ -47,11 +48,14 @@ function bodyOf(row: ReceiptRow): ReceiptBody {
  * carry a valid gateway signature — so an invented or edited receipt fails. Claims must cite
  * receipts that passed; coverage must say, per phase, what was covered or why not.
  */
-export function createValidateTaskResult(deps: { db: DbHandle; signer: ReceiptSigner }) {
+export function createValidateTaskResult(deps: { db: DbHandle; signer: ReceiptSigner; receipts: Pick<ReceiptWriter, 'settled'> }) {
   return async function validateTaskResult(args: z.infer<typeof ValidateTaskResultInput>, ctx: GatewayRequestContext): Promise<CallToolResult> {
     const refs = args.receipts.map((r) => (typeof r === 'string' ? { receipt_id: r } : '_gateway' in r && r._gateway ? (r._gateway as Record<string, unknown>) : (r as Record<string, unknown>)));
     const ids = refs.map((r) => String(r.receipt_id));
     const uuidLike = ids.filter((id) => z.uuid().safeParse(id).success);
+    // With GATEWAY_RECEIPT_FLUSH=after_answer on PGlite a receipt may be answered but not yet
+    // inserted; without this a caller's own fresh receipt would read as not_found.
+    await deps.receipts.settled();
     const rows = new Map((await findReceipts(deps.db, uuidLike)).map((r) => [r.id, r]));
     const valid = new Set<string>();
     const receiptResults = [];
