@@ -24,6 +24,19 @@ export interface McpServiceAppOptions {
   readonly dangerouslyDisableGuard?: Session;
 }
 
+/** Each MCP service app's front door, for servers created outside `app.listen` (see requestListenerOf). */
+const frontDoors = new WeakMap<Express, RequestListener>();
+
+/**
+ * The node:http request listener that serves `app` as `app.listen` would: the MCP front door for
+ * apps made by `createMcpServiceApp`, the express app itself otherwise. For servers that are
+ * created first and handed the app later (the test stack holds its ports before the services
+ * exist), so they take the same path as production rather than express's.
+ */
+export function requestListenerOf(app: Express): RequestListener {
+  return frontDoors.get(app) ?? app;
+}
+
 /**
  * The shell every MCP server shares: `/health` (no auth), RFC 9728 metadata, and the guarded
  * stateless `/mcp`, behind DNS-rebinding protection.
@@ -71,6 +84,7 @@ export function createMcpServiceApp(options: McpServiceAppOptions): Express {
     if (req.url === '/mcp' || req.url?.startsWith('/mcp?')) void mcp(req, res);
     else app(req, res);
   };
+  frontDoors.set(app, frontDoor);
   // Same contract as express's own listen (a callback also hears a listen error).
   app.listen = ((...args: unknown[]): Server => {
     const server = createServer(frontDoor);

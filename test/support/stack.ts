@@ -6,6 +6,7 @@ import { ENV_SUFFIX, loadConfig, SERVICE_NAMES, type Config, type ServiceName } 
 import type { DbHandle } from '../../shared/db/client.ts';
 import { createLogger } from '../../shared/log.ts';
 import type { BuiltService } from '../../shared/service.ts';
+import { requestListenerOf } from '../../shared/mcp/mcp-service-app.ts';
 import type { AuthService } from '../../services/auth/src/app.ts';
 import { SERVICE_FACTORIES } from '../../services/service-registry.ts';
 import { openTestDb } from './test-db.ts';
@@ -98,7 +99,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     services[name] = service;
     const held = reserved.get(name);
     if (held) {
-      held.on('request', service.app);
+      held.on('request', requestListenerOf(service.app));
       servers.set(name, held);
     } else servers.set(name, await listen(name));
     await service.start?.();

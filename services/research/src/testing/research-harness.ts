@@ -6,6 +6,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { loadConfig } from '../../../../shared/config.ts';
 import type { DbHandle } from '../../../../shared/db/client.ts';
 import { createLogger } from '../../../../shared/log.ts';
+import { requestListenerOf } from '../../../../shared/mcp/mcp-service-app.ts';
 import { openTestDb } from '../../../../test/support/test-db.ts';
 import { buildResearchService, type ResearchService } from '../app.ts';
 import { loadResearchConfig } from '../config.ts';
@@ -53,7 +54,7 @@ export async function startResearchHarness(options: { env?: Record<string, strin
     });
     service = await buildResearchService({ config, db, logger, researchConfig, ...(options.now ? { now: options.now } : {}), dangerouslyDisableGuard: session });
     http.removeAllListeners('request');
-    http.on('request', service.app);
+    http.on('request', requestListenerOf(service.app));
   };
   let currentEnv = options.env ?? {};
   await build(currentEnv);
