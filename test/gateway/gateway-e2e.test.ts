@@ -127,6 +127,29 @@ describe('registry and visibility', () => {
     await direct.close();
   });
 
+  it('a malformed tools/call is InvalidParams naming the field, an unknown tool InvalidParams too, and nothing runs', async () => {
+    // tools/call is answered by the gateway's own dispatch (not the SDK's): its mistakes must
+    // still be protocol errors carrying the request id.
+    const rpc = async (id: number, params: unknown) => {
+      const res = await fetch(`${stack.config.services.gateway.publicUrl}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${aliceKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params }),
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      return (await res.json()) as { id: number; result?: unknown; error?: { code: number; message: string } };
+    };
+    const before = ext.state.calls.length + spy.state.calls.length;
+    const malformed = await rpc(7, { name: 'invoke_tool', arguments: ['ext_read_note'] });
+    expect(malformed).toMatchObject({ id: 7, error: { code: -32602, message: 'Invalid params: tools/call params.arguments must be an object' } });
+    expect(malformed.result).toBeUndefined();
+    expect(await rpc(9, { arguments: {} })).toMatchObject({ id: 9, error: { code: -32602, message: 'Invalid params: tools/call needs params.name, a string' } });
+    const unknown = await rpc(8, { name: 'no_such_meta_tool', arguments: {} });
+    expect(unknown).toMatchObject({ id: 8, error: { code: -32602, message: expect.stringContaining('Unknown tool: no_such_meta_tool') } });
+    expect(ext.state.calls.length + spy.state.calls.length).toBe(before);
+  });
+
   it('GET /registry/tools exports the caller\'s tools in OpenAI format', async () => {
     const res = await fetch(`${stack.config.services.gateway.publicUrl}/registry/tools?format=openai`, { headers: { authorization: `Bearer ${aliceKey}` } });
     expect(res.status).toBe(200);

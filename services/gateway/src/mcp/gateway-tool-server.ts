@@ -9,6 +9,9 @@ import {
   McpError,
   ReadResourceRequestSchema,
   type CallToolResult,
+  type JSONRPCError,
+  type JSONRPCRequest,
+  type JSONRPCResponse,
   type ReadResourceResult,
   type Resource,
   type ResourceTemplate,
@@ -55,18 +58,18 @@ export function createGatewayToolServer(options: { handlers: GatewayHandlers; lo
     return { session: e.session, scope: e.scope, signal: extra.signal };
   };
   server.setRequestHandler(ListToolsRequestSchema, async (_req, extra) => ({ tools: await handlers.listTools(contextOf(extra)) }));
-  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
-    const ctx = contextOf(extra);
+  const callTool = async (name: string, args: Record<string, unknown>, ctx: GatewayRequestContext): Promise<CallToolResult> => {
     try {
-      return await handlers.callTool(req.params.name, (req.params.arguments ?? {}) as Record<string, unknown>, ctx);
+      return await handlers.callTool(name, args, ctx);
     } catch (err) {
       // Protocol errors (unknown/denied tool, bad meta-tool arguments) stay protocol errors;
       // anything unexpected becomes a generic failure result without internals.
       if (err instanceof McpError) throw err;
-      logger.error({ err, tool: req.params.name }, 'gateway tool threw');
+      logger.error({ err, tool: name }, 'gateway tool threw');
       return codedErrorResult('tool_failed', 'The gateway failed unexpectedly while handling this call.');
     }
-  });
+  };
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => callTool(req.params.name, (req.params.arguments ?? {}) as Record<string, unknown>, contextOf(extra)));
   server.setRequestHandler(ListResourcesRequestSchema, async (_req, extra) => ({ resources: await handlers.listResources(contextOf(extra)) }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: handlers.listResourceTemplates() }));
   server.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => handlers.readResource(req.params.uri, contextOf(extra)));
@@ -81,6 +84,35 @@ export function createGatewayToolServer(options: { handlers: GatewayHandlers; lo
     extra: { session, scope },
   });
 
+  /**
+   * `tools/call` is every routed call's path, so it is answered here rather than through the
+   * SDK's dispatch, which parses the request against its schema twice and then the whole result
+   * once more — for a large upstream answer that costs more than routing it. Our results are
+   * built from upstream answers already checked field by field (upstream/call-tool-result.ts).
+   * Malformed params get an InvalidParams naming the field (the SDK's own path answers those
+   * with an InternalError carrying a zod dump). Task-augmented calls, which this server does not
+   * advertise, still take the SDK's path.
+   */
+  const toolCallParams = (message: JSONRPCRequest): { name: string; args: Record<string, unknown> } | string | undefined => {
+    if (message.method !== 'tools/call') return undefined;
+    const params = message.params as Record<string, unknown> | undefined;
+    if (params?.task !== undefined) return undefined;
+    if (typeof params?.name !== 'string') return 'Invalid params: tools/call needs params.name, a string';
+    const args = params.arguments;
+    if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) return 'Invalid params: tools/call params.arguments must be an object';
+    return { name: params.name, args: (args ?? {}) as Record<string, unknown> };
+  };
+  const answerToolCall = async (message: JSONRPCRequest, call: { name: string; args: Record<string, unknown> } | string, ctx: GatewayRequestContext): Promise<JSONRPCResponse | JSONRPCError> => {
+    if (typeof call === 'string') return { jsonrpc: '2.0', id: message.id, error: { code: ErrorCode.InvalidParams, message: call } };
+    try {
+      return { jsonrpc: '2.0', id: message.id, result: await callTool(call.name, call.args, ctx) };
+    } catch (err) {
+      // The SDK's wire form of a thrown McpError (shared/protocol.js), so both paths answer alike.
+      const e = err as McpError;
+      return { jsonrpc: '2.0', id: message.id, error: { code: e.code, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}) } };
+    }
+  };
+
   const views = new Map<string, ToolServer>();
   return {
     /** The `ToolServer` view for one endpoint: root (`undefined`), direct (`'*'`) or one category. */
@@ -90,7 +122,11 @@ export function createGatewayToolServer(options: { handlers: GatewayHandlers; lo
       if (!v) {
         v = {
           tools: [],
-          request: (message, session) => transport.request(message, { authInfo: authInfoFor(session, scope) }),
+          request: (message, session) => {
+            const call = toolCallParams(message);
+            if (call !== undefined) return answerToolCall(message, call, { session, scope, signal: new AbortController().signal });
+            return transport.request(message, { authInfo: authInfoFor(session, scope) });
+          },
           notify: (message, session) => transport.notify(message, { authInfo: authInfoFor(session, scope) }),
           close: async () => {},
         };
