@@ -21,9 +21,11 @@
  *   npm run bench -- gateway      (PGlite; DATABASE_URL=postgres://… for Postgres)
  *   DURATION_MS=5000 CONCURRENCY=16 ROUNDS=2 LATENCY_MS=3000 [GATEWAY_IN_PROCESS=1] [UPSTREAM_IN_PROCESS=1]
  *   GATEWAY_CPU_PROF_DIR=/tmp/prof   writes a --cpu-prof profile of the gateway process
+ *   BENCH_CALLS=uncached|cached       runs one call kind only (with a profile, to see one path)
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -102,6 +104,8 @@ interface Run {
   /** CPU ms per call spent by the upstream and by the gateway process (own-process layouts only). */
   upstreamCpuMs?: number | undefined;
   gatewayCpuMs?: number | undefined;
+  /** CPU ms per call spent by this load generator (the same client on both sides). */
+  loadCpuMs: number;
 }
 
 function median(runs: Run[]): Run {
@@ -113,10 +117,33 @@ function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
+/**
+ * The load generator's client: node:http over a keep-alive agent, one socket per worker. Node's
+ * fetch (undici) costs 0.5–1.3 ms of CPU per call on this machine — as much as the upstream —
+ * and that CPU comes out of the same two cores the gateway runs on, so a heavy client measures
+ * itself as much as the systems under test. The same client drives both sides of every row.
+ */
+const agents = new Map<string, Agent>();
+function post(url: string, headers: Record<string, string>, body: string): Promise<{ status: number; text: string }> {
+  const target = new URL(url);
+  let agent = agents.get(target.host);
+  if (!agent) agents.set(target.host, (agent = new Agent({ keepAlive: true, maxSockets: 256 })));
+  return new Promise((resolve, reject) => {
+    const req = request(target, { method: 'POST', agent, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(body), ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 let pids: { upstream?: number | undefined; gateway?: number | undefined } = {};
 
 async function load(url: string, headers: Record<string, string>, body: (i: number) => unknown, concurrency: number, durationMs: number): Promise<Run> {
-  const cpu0 = { upstream: cpuSeconds(pids.upstream), gateway: cpuSeconds(pids.gateway) };
+  const cpu0 = { upstream: cpuSeconds(pids.upstream), gateway: cpuSeconds(pids.gateway), load: process.cpuUsage() };
   const latencies: number[] = [];
   let errors = 0;
   let i = 0;
@@ -124,9 +151,8 @@ async function load(url: string, headers: Record<string, string>, body: (i: numb
   const worker = async () => {
     while (performance.now() < end) {
       const started = performance.now();
-      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body(i++)) });
-      const text = await res.text();
-      if (res.status !== 200 || text.includes('"isError":true') || text.includes('"error":{')) errors += 1;
+      const { status, text } = await post(url, headers, JSON.stringify(body(i++)));
+      if (status !== 200 || text.includes('"isError":true') || text.includes('"error":{')) errors += 1;
       latencies.push(performance.now() - started);
     }
   };
@@ -142,6 +168,10 @@ async function load(url: string, headers: Record<string, string>, body: (i: numb
     errors,
     upstreamCpuMs: perCall(cpu0.upstream, cpuSeconds(pids.upstream)),
     gatewayCpuMs: perCall(cpu0.gateway, cpuSeconds(pids.gateway)),
+    loadCpuMs: (() => {
+      const used = process.cpuUsage(cpu0.load);
+      return (used.user + used.system) / 1000 / latencies.length;
+    })(),
   };
 }
 
@@ -153,10 +183,11 @@ async function main() {
   const auth = { authorization: `Bearer ${gateway.key}` };
   const proxy = await child<{ url: string }>('./proxy-process.ts', { BENCH_UPSTREAM_URL: upstream.url });
   pids = { upstream: upstream.pid, gateway: gateway.pid };
+  const readNote = call('read_note', {});
   const kinds = [
-    { label: 'uncached (read_note)', direct: call('read_note', {}), routed: call('invoke_tool', { tool: 'ext_read_note', arguments: {} }) },
-    { label: 'cached (list_yields)', direct: call('list_yields', { chain: 'base' }), routed: call('invoke_tool', { tool: 'ext_list_yields', arguments: { chain: 'base' } }) },
-  ];
+    { key: 'uncached', label: 'uncached (read_note)', direct: call('read_note', {}), routed: call('invoke_tool', { tool: 'ext_read_note', arguments: {} }) },
+    { key: 'cached', label: 'cached (list_yields)', direct: call('list_yields', { chain: 'base' }), routed: call('invoke_tool', { tool: 'ext_list_yields', arguments: { chain: 'base' } }) },
+  ].filter((k) => !process.env.BENCH_CALLS || k.key === process.env.BENCH_CALLS);
 
   // Warm-up: key exchange cache, connections, JIT.
   for (const k of kinds) {
@@ -173,14 +204,14 @@ async function main() {
     }
     // The same uncached call through a bare pass-through proxy: what any process in between costs.
     pids = { upstream: upstream.pid, gateway: proxy.pid };
-    ceiling.direct.push(await load(upstream.url, {}, kinds[0]!.direct, CONCURRENCY, DURATION_MS));
-    ceiling.proxied.push(await load(proxy.ready.url, {}, kinds[0]!.direct, CONCURRENCY, DURATION_MS));
+    ceiling.direct.push(await load(upstream.url, {}, readNote, CONCURRENCY, DURATION_MS));
+    ceiling.proxied.push(await load(proxy.ready.url, {}, readNote, CONCURRENCY, DURATION_MS));
     pids = { upstream: upstream.pid, gateway: gateway.pid };
   }
   const latency: Array<{ direct: Run; routed: Run }> = [];
   for (const k of kinds) latency.push({ direct: await load(upstream.url, {}, k.direct, 1, LATENCY_MS), routed: await load(gateway.url, auth, k.routed, 1, LATENCY_MS) });
   pids = { upstream: upstream.pid, gateway: proxy.pid };
-  const ceilingLatency = { direct: await load(upstream.url, {}, kinds[0]!.direct, 1, LATENCY_MS), proxied: await load(proxy.ready.url, {}, kinds[0]!.direct, 1, LATENCY_MS) };
+  const ceilingLatency = { direct: await load(upstream.url, {}, readNote, 1, LATENCY_MS), proxied: await load(proxy.ready.url, {}, readNote, 1, LATENCY_MS) };
 
   // search_tools ranking over 5,000 generated tools.
   const generated = Array.from({ length: 5000 }, (_, i) => {
@@ -208,10 +239,10 @@ async function main() {
   const layout = `upstream ${UPSTREAM_IN_PROCESS ? 'in the load generator\'s process' : 'in its own process'}, auth + gateway ${GATEWAY_IN_PROCESS ? 'in the load generator\'s process' : 'in their own process'}`;
   const ms = (v: number | undefined) => (v === undefined ? '–' : v.toFixed(3));
   const row = (label: string, d: Run, g: Run) =>
-    `| ${label} | ${d.rps.toFixed(0)} | ${g.rps.toFixed(0)} | ${(g.rps / d.rps).toFixed(2)} | ${d.p50.toFixed(2)} / ${d.p99.toFixed(2)} | ${g.p50.toFixed(2)} / ${g.p99.toFixed(2)} | ${(g.p50 - d.p50).toFixed(2)} / ${(g.p99 - d.p99).toFixed(2)} | ${ms(d.upstreamCpuMs)} | ${ms(g.gatewayCpuMs)} / ${ms(g.upstreamCpuMs)} | ${d.errors + g.errors} |`;
+    `| ${label} | ${d.rps.toFixed(0)} | ${g.rps.toFixed(0)} | ${(g.rps / d.rps).toFixed(2)} | ${d.p50.toFixed(2)} / ${d.p99.toFixed(2)} | ${g.p50.toFixed(2)} / ${g.p99.toFixed(2)} | ${(g.p50 - d.p50).toFixed(2)} / ${(g.p99 - d.p99).toFixed(2)} | ${ms(d.upstreamCpuMs)} | ${ms(g.gatewayCpuMs)} / ${ms(g.upstreamCpuMs)} | ${ms(d.loadCpuMs)} / ${ms(g.loadCpuMs)} | ${d.errors + g.errors} |`;
   const header = [
-    '| call | direct req/s | gateway req/s | ratio | direct p50/p99 ms | gateway p50/p99 ms | added p50/p99 ms | direct: upstream CPU ms/call | routed: gateway / upstream CPU ms/call | errors |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| call | direct req/s | gateway req/s | ratio | direct p50/p99 ms | gateway p50/p99 ms | added p50/p99 ms | direct: upstream CPU ms/call | routed: gateway / upstream CPU ms/call | load generator CPU ms/call, direct / routed | errors |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   console.log(`\nGateway benchmark — ${gateway.db}; ${layout}\n`);
   console.log(`Throughput: concurrency ${CONCURRENCY}, ${DURATION_MS} ms per run, median of ${ROUNDS} alternating rounds\n`);
