@@ -192,6 +192,8 @@ describe('routed calls and receipts', () => {
     expect(second.cache_age_ms).toBeGreaterThanOrEqual(15);
     expect(second.prev_hash).toBe(first.receipt_hash);
     expect(ext.callsOf('list_yields').length).toBe(before + 1);
+    // Usage rides on the receipt row, which after_answer may still hold in its batch: readers wait for it.
+    await gateway.receipts.settled();
     const usage = await stack.db.rows<{ n: number }>(sql`select count(*)::int as n from gw_usage where subject = ${aliceId} and tool = 'ext_list_yields'`);
     expect(usage[0]!.n).toBeGreaterThanOrEqual(3);
   });

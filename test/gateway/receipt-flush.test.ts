@@ -16,6 +16,7 @@ import { GatewayConfigError, loadGatewayConfig, type ReceiptFlush } from '../../
 import { GENESIS_HASH } from '../../services/gateway/src/domain/receipt.ts';
 import { createReceiptSigner, type ReceiptSigner } from '../../services/gateway/src/routing/receipt-signer.ts';
 import { ReceiptWriter, type ReceiptRequest, type WrittenReceipt } from '../../services/gateway/src/routing/receipt-writer.ts';
+import { MAX_RECEIPTS_PER_INSERT } from '../../services/gateway/src/store/receipt-store.ts';
 import { ensureReceiptSigningKey } from '../../services/gateway/src/store/signing-key-store.ts';
 import { upsertUpstream } from '../../services/gateway/src/store/upstream-store.ts';
 import { createValidateTaskResult } from '../../services/gateway/src/tools/validate-task-result.ts';
@@ -136,6 +137,32 @@ describe.skipIf(onPostgres)('GATEWAY_RECEIPT_FLUSH=after_answer on PGlite: the I
     await writer.settled();
     expect(await storedCount(written.map((w) => w.receipt_id))).toBe(10);
     expect(await chainOf(subject)).toMatchObject({ walked: 10, stored: 10 });
+  });
+
+  it('a batch lingers for more receipts: answered calls share one INSERT, which a reader starts at once', async () => {
+    const subject = `s-${randomUUID()}`;
+    // A linger far longer than the test, so only the reader can be what flushes the batch.
+    const writer = new ReceiptWriter({ db: gateway.receipts.db, signer, flush: 'after_answer', logger: createLogger('silent'), lingerMs: 600_000 });
+    const written: WrittenReceipt[] = [];
+    for (let i = 0; i < 3; i++) {
+      written.push(await writer.write(request(subject)));
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(await storedCount(written.map((w) => w.receipt_id))).toBe(0);
+    const verdict = await validatorFor(writer, subject)(written);
+    expect(verdict.valid).toBe(true);
+    expect(await storedCount(written.map((w) => w.receipt_id))).toBe(3);
+    expect(await chainOf(subject)).toMatchObject({ walked: 3, stored: 3 });
+  });
+
+  it('a full batch goes out without waiting for the linger or a reader', async () => {
+    const subject = `s-${randomUUID()}`;
+    const writer = new ReceiptWriter({ db: gateway.receipts.db, signer, flush: 'after_answer', logger: createLogger('silent'), lingerMs: 600_000 });
+    const written = await Promise.all(Array.from({ length: MAX_RECEIPTS_PER_INSERT }, () => writer.write(request(subject))));
+    const ids = written.map((w) => w.receipt_id);
+    for (let i = 0; i < 100 && (await storedCount(ids)) < ids.length; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await storedCount(ids)).toBe(MAX_RECEIPTS_PER_INSERT);
+    expect(await chainOf(subject)).toMatchObject({ walked: MAX_RECEIPTS_PER_INSERT, stored: MAX_RECEIPTS_PER_INSERT });
   });
 
   it('a failed INSERT is logged with the count lost, settled() resolves, and the next receipt links to the stored head', async () => {
