@@ -37,6 +37,13 @@ describe('createCursorCodec', () => {
     expect(codec.read({ ...binding, args: { rooms: ['b'] } }, c)).toBeUndefined();
     expect(codec.read(binding, `${c}x`)).toBeUndefined();
   });
+  it('refuses another spelling of the same tag (the last base64url character\'s unused bits)', () => {
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const c = codec.issue(binding, 40);
+    const respelled = `${c.slice(0, -1)}${alphabet[alphabet.indexOf(c.at(-1)!) ^ 1]}`;
+    expect(Buffer.from(respelled.split('.')[1]!, 'base64url')).toEqual(Buffer.from(c.split('.')[1]!, 'base64url'));
+    expect(codec.read(binding, respelled)).toBeUndefined();
+  });
 });
 
 describe('normaliseText + chunkText', () => {

@@ -47,7 +47,9 @@ export function createCursorCodec(secret: Uint8Array): CursorCodec {
       if (!payload || !tag || extra !== undefined) return undefined;
       const expected = mac(payload);
       const given = Buffer.from(tag, 'base64url');
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+      // Only the canonical spelling: base64url's last character has unused bits, and a decoder
+      // that ignores them would accept several spellings of one tag (an edited cursor that works).
+      if (given.length !== expected.length || given.toString('base64url') !== tag || !timingSafeEqual(given, expected)) return undefined;
       try {
         const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { b?: unknown; o?: unknown };
         if (decoded.b !== bindingHash(binding)) return undefined;
