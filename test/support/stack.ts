@@ -26,6 +26,8 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** Wraps the database handle auth uses (fault injection for outage tests). */
   wrapAuthDb?: (db: DbHandle) => DbHandle;
+  /** PGlite in this folder instead of in memory (benchmarks measure the database as `npm start` runs it). */
+  pgliteDataDir?: string;
 }
 
 export interface Stack {
@@ -82,7 +84,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       refusing.set(name, server);
     }
   }
-  const db = await openTestDb();
+  const db = await openTestDb(options.pgliteDataDir ? { pgliteDataDir: options.pgliteDataDir } : {});
   const config = loadConfig({ ...env, ...(db.config.databaseSchema ? { DATABASE_SCHEMA: db.config.databaseSchema } : {}) });
   const logger = createLogger(config.logLevel);
   const deps = { config, db, logger, env };

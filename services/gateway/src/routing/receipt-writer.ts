@@ -6,8 +6,8 @@ import { GENESIS_HASH, receiptHash, type ReceiptBody, type RuntimeState } from '
 import { findChainHead, insertReceiptsWithUsage, isChainConflict, MAX_RECEIPTS_PER_INSERT, type UsageLine } from '../store/receipt-store.ts';
 import type { ReceiptSigner } from './receipt-signer.ts';
 
-/** How long a deferred batch waits for more receipts before its INSERT (PGlite, `after_answer`). */
-export const DEFERRED_LINGER_MS = 20;
+/** How long a deferred batch waits for more receipts before its INSERT (PGlite, `after_answer`); see lingerForBatch. */
+export const DEFERRED_LINGER_MS = 50;
 
 export interface ReceiptRequest {
   readonly subject: string;
@@ -141,12 +141,12 @@ export class ReceiptWriter {
   }
 
   /**
-   * Holds a deferred batch open for up to `lingerMs` so that more answers join it —
-   * unless it is already full or a reader is waiting for it. On PGlite the INSERT runs in this
-   * thread: per call it costs about 0.5–0.9 ms (measured in the gateway process), so a request
-   * arriving during it waits that long; one INSERT per ~10 calls leaves most calls untouched and
-   * costs a fifth of the CPU per row. The price is a wider window in which a crash of this
-   * process loses receipts already answered (docs/gateway.md, Receipts).
+   * Holds a deferred batch open for up to `lingerMs` so that more answers join it — unless it is
+   * already full or a reader is waiting for it. On PGlite the INSERT runs in this thread, and with
+   * a data directory its commit writes the WAL files from that thread too: one INSERT per answer delayed
+   * most of the next calls (added p50 at concurrency 1: 2.0–2.2 ms with a 20 ms batch, 0.9–1.7 ms
+   * with 50 ms, bench/gateway). The price is a wider window in which a crash of this process loses
+   * receipts already answered (docs/gateway.md, Receipts).
    */
   private lingerForBatch(): Promise<void> {
     if (this.queued.length >= MAX_RECEIPTS_PER_INSERT || this.settledWaiters.length > 0 || this.closed) return new Promise((resolve) => setImmediate(resolve));
