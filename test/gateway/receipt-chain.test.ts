@@ -6,7 +6,7 @@ import { createLogger } from '../../shared/log.ts';
 import type { ReceiptFlush } from '../../services/gateway/src/config.ts';
 import { GENESIS_HASH, receiptHash, type ReceiptBody } from '../../services/gateway/src/domain/receipt.ts';
 import { createReceiptSigner, type ReceiptSigner } from '../../services/gateway/src/routing/receipt-signer.ts';
-import { ReceiptWriter, type ReceiptRequest } from '../../services/gateway/src/routing/receipt-writer.ts';
+import { createReceiptWriter, type ReceiptRequest } from '../../services/gateway/src/routing/receipt-writer.ts';
 import { openReceiptDb } from '../../services/gateway/src/store/receipt-store.ts';
 import { ensureReceiptSigningKey } from '../../services/gateway/src/store/signing-key-store.ts';
 import { openTestDb } from '../support/test-db.ts';
@@ -78,7 +78,7 @@ async function walkChain(subject: string): Promise<{ walked: number; stored: num
 }
 
 describe.each(FLUSH_MODES)('receipt chains (GATEWAY_RECEIPT_FLUSH=%s)', (flush) => {
-  const writer = () => new ReceiptWriter({ db: receiptDbs.get(flush)!, signer, flush, logger: createLogger('silent') });
+  const writer = () => createReceiptWriter({ db: receiptDbs.get(flush)!, signer, flush, logger: createLogger('silent') });
 
   it('stay linear when many calls of one caller are written at once (group commit)', async () => {
     const subject = `s-${randomUUID()}`;

@@ -15,7 +15,7 @@ import { createGatewayService, type GatewayService } from '../../services/gatewa
 import { GatewayConfigError, loadGatewayConfig, type ReceiptFlush } from '../../services/gateway/src/config.ts';
 import { GENESIS_HASH } from '../../services/gateway/src/domain/receipt.ts';
 import { createReceiptSigner, type ReceiptSigner } from '../../services/gateway/src/routing/receipt-signer.ts';
-import { ReceiptWriter, type ReceiptRequest, type WrittenReceipt } from '../../services/gateway/src/routing/receipt-writer.ts';
+import { createReceiptWriter, type ReceiptRequest, type ReceiptWriter, type WrittenReceipt } from '../../services/gateway/src/routing/receipt-writer.ts';
 import { MAX_RECEIPTS_PER_INSERT } from '../../services/gateway/src/store/receipt-store.ts';
 import { ensureReceiptSigningKey } from '../../services/gateway/src/store/signing-key-store.ts';
 import { upsertUpstream } from '../../services/gateway/src/store/upstream-store.ts';
@@ -97,7 +97,7 @@ async function chainOf(subject: string): Promise<{ walked: number; stored: numbe
   return { walked, stored: rows.length, ids: rows.map((r) => r.id) };
 }
 
-const writerOn = (flush: ReceiptFlush, logger = createLogger('silent')) => new ReceiptWriter({ db: gateway.receipts.db, signer, flush, logger });
+const writerOn = (flush: ReceiptFlush, logger = createLogger('silent')) => createReceiptWriter({ db: gateway.receipts.db, signer, flush, logger });
 
 describe('GATEWAY_RECEIPT_FLUSH=after_answer: routed calls', () => {
   it('a routed call\'s receipt validates right after the answer', async () => {
@@ -142,7 +142,7 @@ describe.skipIf(onPostgres)('GATEWAY_RECEIPT_FLUSH=after_answer on PGlite: the I
   it('a batch lingers for more receipts: answered calls share one INSERT, which a reader starts at once', async () => {
     const subject = `s-${randomUUID()}`;
     // A linger far longer than the test, so only the reader can be what flushes the batch.
-    const writer = new ReceiptWriter({ db: gateway.receipts.db, signer, flush: 'after_answer', logger: createLogger('silent'), lingerMs: 600_000 });
+    const writer = createReceiptWriter({ db: gateway.receipts.db, signer, flush: 'after_answer', logger: createLogger('silent'), lingerMs: 600_000 });
     const written: WrittenReceipt[] = [];
     for (let i = 0; i < 3; i++) {
       written.push(await writer.write(request(subject)));
@@ -157,7 +157,7 @@ describe.skipIf(onPostgres)('GATEWAY_RECEIPT_FLUSH=after_answer on PGlite: the I
 
   it('a full batch goes out without waiting for the linger or a reader', async () => {
     const subject = `s-${randomUUID()}`;
-    const writer = new ReceiptWriter({ db: gateway.receipts.db, signer, flush: 'after_answer', logger: createLogger('silent'), lingerMs: 600_000 });
+    const writer = createReceiptWriter({ db: gateway.receipts.db, signer, flush: 'after_answer', logger: createLogger('silent'), lingerMs: 600_000 });
     const written = await Promise.all(Array.from({ length: MAX_RECEIPTS_PER_INSERT }, () => writer.write(request(subject))));
     const ids = written.map((w) => w.receipt_id);
     for (let i = 0; i < 100 && (await storedCount(ids)) < ids.length; i++) await new Promise((r) => setTimeout(r, 50));

@@ -14,7 +14,7 @@ import { internalRouter } from './routes/internal-routes.ts';
 import { toolExportRouter } from './routes/tool-export-route.ts';
 import { createCallRouter } from './routing/route-call.ts';
 import { createReceiptSigner } from './routing/receipt-signer.ts';
-import { ReceiptWriter } from './routing/receipt-writer.ts';
+import { createReceiptWriter, type ReceiptWriter } from './routing/receipt-writer.ts';
 import { ResultCache } from './routing/result-cache.ts';
 import { openReceiptDb } from './store/receipt-store.ts';
 import { ensureReceiptSigningKey } from './store/signing-key-store.ts';
@@ -51,7 +51,7 @@ export async function createGatewayService({ config, db, logger, env }: ServiceD
 
   const signer = await createReceiptSigner(await ensureReceiptSigningKey(db));
   const receiptDb = await openReceiptDb(config, db, gatewayConfig.receiptFlush);
-  const receipts = new ReceiptWriter({ db: receiptDb, signer, flush: gatewayConfig.receiptFlush, logger });
+  const receipts = createReceiptWriter({ db: receiptDb, signer, flush: gatewayConfig.receiptFlush, logger });
   const cache = new ResultCache(gatewayConfig.cacheMaxEntries);
   const view = createCallerView({ db, registry, defaultAccess: gatewayConfig.defaultAccess });
   const routeCall = createCallRouter({

@@ -21,6 +21,36 @@ export interface ReceiptBody {
   readonly prev_hash: string;
 }
 
+/** What a receipt says about one routed call; the writer adds its id and its place in the chain. */
+export interface ReceiptCall {
+  readonly subject: string;
+  readonly taskId: string | null;
+  readonly upstream: string;
+  readonly tool: string;
+  readonly observedAt: string;
+  readonly cacheAgeMs: number;
+  readonly inputSha256: string;
+  readonly resultSha256: string;
+  readonly runtimeState: RuntimeState;
+}
+
+/** The receipt `id` for `call`, linked after the caller's receipt whose hash is `prevHash`. */
+export function linkReceipt(id: string, call: ReceiptCall, prevHash: string): ReceiptBody {
+  return {
+    receipt_id: id,
+    subject: call.subject,
+    task_id: call.taskId,
+    upstream: call.upstream,
+    tool: call.tool,
+    observed_at: call.observedAt,
+    cache_age_ms: call.cacheAgeMs,
+    input_sha256: call.inputSha256,
+    result_sha256: call.resultSha256,
+    runtime_state: call.runtimeState,
+    prev_hash: prevHash,
+  };
+}
+
 export function receiptHash(body: ReceiptBody): string {
   return sha256Hex(canonicalJson(body));
 }
