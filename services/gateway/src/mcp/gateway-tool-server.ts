@@ -29,7 +29,8 @@ export interface GatewayRequestContext {
   readonly session: Session;
   /** `undefined` on the root endpoint; `'*'` or a category on the direct endpoint. */
   readonly scope: string | undefined;
-  readonly signal: AbortSignal;
+  /** Aborts the routed call when the caller goes away; absent where nothing can abort it. */
+  readonly signal?: AbortSignal;
 }
 
 export interface GatewayHandlers {
@@ -124,7 +125,9 @@ export function createGatewayToolServer(options: { handlers: GatewayHandlers; lo
           tools: [],
           request: (message, session) => {
             const call = toolCallParams(message);
-            if (call !== undefined) return answerToolCall(message, call, { session, scope, signal: new AbortController().signal });
+            // The front door answers once the whole call is done, so no signal is passed here: a
+            // signal that can never fire still costs an abort listener on every upstream call.
+            if (call !== undefined) return answerToolCall(message, call, { session, scope });
             return transport.request(message, { authInfo: authInfoFor(session, scope) });
           },
           notify: (message, session) => transport.notify(message, { authInfo: authInfoFor(session, scope) }),

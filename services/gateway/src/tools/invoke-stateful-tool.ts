@@ -38,7 +38,7 @@ export interface StatefulDeps {
 export function createStatefulRouter(deps: StatefulDeps) {
   const now = deps.now ?? (() => new Date());
 
-  async function requestOrAutoRun(session: GatewayRequestContext['session'], tool: CatalogTool, args: Record<string, unknown>, taskId: string | null, signal: AbortSignal): Promise<CallToolResult> {
+  async function requestOrAutoRun(session: GatewayRequestContext['session'], tool: CatalogTool, args: Record<string, unknown>, taskId: string | null, signal: AbortSignal | undefined): Promise<CallToolResult> {
     const tainted = (await latestTaint(deps.db, session.subject, taskId ?? 'default')) !== undefined;
     if (isAutoApproved(tool.upstream.autoApprove, tool.upstreamTool, tainted)) {
       // Policy: proposal-only tools (a person confirms the proposal itself) need no second approval.
