@@ -1,7 +1,8 @@
 /**
  * Gateway benchmark (issue 7): a routed `tools/call` through the gateway vs the same call made
  * directly to the upstream — same tool, same machine, one run — uncached and cached; then
- * `search_tools` ranking p95 over 5,000 generated tools, and firewall results/s.
+ * `search_tools` ranking p95 over 5,000 generated tools, firewall results/s, and the receipt INSERT
+ * alone (receipt-insert.ts: ours vs the multi-row VALUES it replaced).
  *
  * Layout (printed with the table): the upstream, the gateway (with auth and its database) and
  * this load generator each run in their own process, as in a deployment, so the gateway's CPU
@@ -33,6 +34,7 @@ import { fileURLToPath } from 'node:url';
 import { buildSearchIndex, rankDocuments } from '../../services/gateway/src/domain/tool-ranking.ts';
 import { scanValue } from '../../services/gateway/src/domain/firewall.ts';
 import { FIXTURE_CATALOG, GOLDEN_QUERIES } from '../../services/gateway/src/domain/tool-ranking.fixture.ts';
+import { benchReceiptInsert } from './receipt-insert.ts';
 
 const DURATION_MS = Number(process.env.DURATION_MS ?? 5000);
 const LATENCY_MS = Number(process.env.LATENCY_MS ?? 3000);
@@ -258,6 +260,8 @@ async function main() {
   await proxy.stop();
   await gateway.stop();
   await upstream.stop();
+  // After the servers stop, so nothing else competes for the cores.
+  await benchReceiptInsert();
   process.exit(0);
 }
 
