@@ -24,6 +24,18 @@ export interface DbHandle {
   withAdvisoryLock<T>(key: number, fn: () => Promise<T>): Promise<T>;
   /** PGlite only: the data directory as a tarball (reusable as `pgliteTemplate`). */
   dumpDataDir?(): Promise<Blob>;
+  /**
+   * Postgres only: a connection of its own, outside the pool, with the pool's settings, for
+   * session-level state such as advisory locks. If its server session ends, the next query runs
+   * on a new one (whose locks are not the old one's); `close` ends it and every lock it holds.
+   */
+  openSession?(): Promise<DbSession>;
+  close(): Promise<void>;
+}
+
+export interface DbSession {
+  /** Runs one statement with positional parameters on this connection. */
+  query<T = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<T[]>;
   close(): Promise<void>;
 }
 
@@ -127,6 +139,15 @@ async function openPostgres(url: string, schema: string | undefined, poolSize: n
       } finally {
         reserved.release();
       }
+    },
+    // Not `client.reserve()`: postgres.js 3.4 throws an uncaught TypeError from its socket code
+    // when a reserved connection is used after the server ended it, and the query never settles.
+    async openSession() {
+      const session = postgres(url, { ...options, max: 1 });
+      return {
+        query: async <T,>(text: string, params: readonly unknown[] = []) => (await session.unsafe(text, [...params] as never[])) as unknown as T[],
+        close: () => session.end({ timeout: 1 }),
+      };
     },
     close: () => client.end({ timeout: 5 }),
   };

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DbHandle } from '../../shared/db/client.ts';
 import { createLogger } from '../../shared/log.ts';
 import type { ReceiptFlush } from '../../services/gateway/src/config.ts';
 import { GENESIS_HASH, receiptHash, type ReceiptBody } from '../../services/gateway/src/domain/receipt.ts';
 import { createReceiptSigner, type ReceiptSigner } from '../../services/gateway/src/routing/receipt-signer.ts';
-import { createReceiptWriter, type ReceiptRequest } from '../../services/gateway/src/routing/receipt-writer.ts';
+import { createReceiptWriter, type ReceiptRequest, type ReceiptWriter } from '../../services/gateway/src/routing/receipt-writer.ts';
 import { openReceiptDb } from '../../services/gateway/src/store/receipt-store.ts';
 import { ensureReceiptSigningKey } from '../../services/gateway/src/store/signing-key-store.ts';
 import { openTestDb } from '../support/test-db.ts';
@@ -77,8 +77,18 @@ async function walkChain(subject: string): Promise<{ walked: number; stored: num
   return { walked, stored: rows.length };
 }
 
+// On Postgres a writer holds a connection of its pool for the receipt writer lock until closed.
+const open: ReceiptWriter[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((w) => w.close()));
+});
+
 describe.each(FLUSH_MODES)('receipt chains (GATEWAY_RECEIPT_FLUSH=%s)', (flush) => {
-  const writer = () => createReceiptWriter({ db: receiptDbs.get(flush)!, signer, flush, logger: createLogger('silent') });
+  const writer = () => {
+    const w = createReceiptWriter({ db: receiptDbs.get(flush)!, signer, flush, logger: createLogger('silent') });
+    open.push(w);
+    return w;
+  };
 
   it('stay linear when many calls of one caller are written at once (group commit)', async () => {
     const subject = `s-${randomUUID()}`;

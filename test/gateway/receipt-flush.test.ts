@@ -6,7 +6,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { sql } from 'drizzle-orm';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Session } from '../../shared/auth/session.ts';
 import { loadConfig } from '../../shared/config.ts';
 import type { DbHandle } from '../../shared/db/client.ts';
@@ -16,6 +16,7 @@ import { GatewayConfigError, loadGatewayConfig, type ReceiptFlush } from '../../
 import { GENESIS_HASH } from '../../services/gateway/src/domain/receipt.ts';
 import { createReceiptSigner, type ReceiptSigner } from '../../services/gateway/src/routing/receipt-signer.ts';
 import { createReceiptWriter, type ReceiptRequest, type ReceiptWriter, type WrittenReceipt } from '../../services/gateway/src/routing/receipt-writer.ts';
+import type { SoleWriterReceiptWriter } from '../../services/gateway/src/routing/sole-writer-receipt-writer.ts';
 import { MAX_RECEIPTS_PER_INSERT } from '../../services/gateway/src/store/receipt-store.ts';
 import { ensureReceiptSigningKey } from '../../services/gateway/src/store/signing-key-store.ts';
 import { upsertUpstream } from '../../services/gateway/src/store/upstream-store.ts';
@@ -97,7 +98,13 @@ async function chainOf(subject: string): Promise<{ walked: number; stored: numbe
   return { walked, stored: rows.length, ids: rows.map((r) => r.id) };
 }
 
-const writerOn = (flush: ReceiptFlush, logger = createLogger('silent')) => createReceiptWriter({ db: gateway.receipts.db, signer, flush, logger });
+// On Postgres a writer holds a connection of its pool for the receipt writer lock until closed.
+const openWriters: ReceiptWriter[] = [];
+afterEach(async () => {
+  await Promise.all(openWriters.splice(0).map((w) => w.close()));
+});
+const tracked = (w: ReceiptWriter) => (openWriters.push(w), w);
+const writerOn = (flush: ReceiptFlush, logger = createLogger('silent')) => tracked(createReceiptWriter({ db: gateway.receipts.db, signer, flush, logger }));
 
 describe('GATEWAY_RECEIPT_FLUSH=after_answer: routed calls', () => {
   it('a routed call\'s receipt validates right after the answer', async () => {
@@ -142,7 +149,7 @@ describe.skipIf(onPostgres)('GATEWAY_RECEIPT_FLUSH=after_answer on PGlite: the I
   it('a batch lingers for more receipts: answered calls share one INSERT, which a reader starts at once', async () => {
     const subject = `s-${randomUUID()}`;
     // A linger far longer than the test, so only the reader can be what flushes the batch.
-    const writer = createReceiptWriter({ db: gateway.receipts.db, signer, flush: 'after_answer', logger: createLogger('silent'), lingerMs: 600_000 });
+    const writer = tracked(createReceiptWriter({ db: gateway.receipts.db, signer, flush: 'after_answer', logger: createLogger('silent'), lingerMs: 600_000 }));
     const written: WrittenReceipt[] = [];
     for (let i = 0; i < 3; i++) {
       written.push(await writer.write(request(subject)));
@@ -157,7 +164,7 @@ describe.skipIf(onPostgres)('GATEWAY_RECEIPT_FLUSH=after_answer on PGlite: the I
 
   it('a full batch goes out without waiting for the linger or a reader', async () => {
     const subject = `s-${randomUUID()}`;
-    const writer = createReceiptWriter({ db: gateway.receipts.db, signer, flush: 'after_answer', logger: createLogger('silent'), lingerMs: 600_000 });
+    const writer = tracked(createReceiptWriter({ db: gateway.receipts.db, signer, flush: 'after_answer', logger: createLogger('silent'), lingerMs: 600_000 }));
     const written = await Promise.all(Array.from({ length: MAX_RECEIPTS_PER_INSERT }, () => writer.write(request(subject))));
     const ids = written.map((w) => w.receipt_id);
     for (let i = 0; i < 100 && (await storedCount(ids)) < ids.length; i++) await new Promise((r) => setTimeout(r, 50));
@@ -201,7 +208,7 @@ describe.skipIf(onPostgres)('GATEWAY_RECEIPT_FLUSH=after_answer on PGlite: the I
   });
 });
 
-describe.skipIf(!onPostgres)('GATEWAY_RECEIPT_FLUSH=after_answer on Postgres: the INSERT precedes the answer, its fsync does not', () => {
+describe.skipIf(!onPostgres)('GATEWAY_RECEIPT_FLUSH=after_answer on Postgres', () => {
   it('the receipts pool runs with synchronous_commit off in the main pool\'s schema; the main pool does not', async () => {
     const receiptsDb = gateway.receipts.db;
     expect(receiptsDb).not.toBe(stack.db);
@@ -213,8 +220,11 @@ describe.skipIf(!onPostgres)('GATEWAY_RECEIPT_FLUSH=after_answer on Postgres: th
     expect(await pathOf(receiptsDb)).toBe(await pathOf(stack.db));
   });
 
-  it('a routed call\'s receipt is in the table when the answer arrives', async () => {
+  it('a gateway alone is the sole receipt writer (rows after the answer; receipt-writer-lock.test.ts has the hand-over)', async () => {
+    expect((gateway.receipts as SoleWriterReceiptWriter).role).toBe('sole');
     const receipt = gw(await alice.callTool({ name: 'invoke_tool', arguments: { tool: 'ext_read_note', arguments: {} } }));
+    const verdict = json(await alice.callTool({ name: 'validate_task_result', arguments: { receipts: [receipt] } }));
+    expect(verdict.valid).toBe(true);
     expect(await storedCount([receipt.receipt_id])).toBe(1);
   });
 });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DbHandle } from '../../../../shared/db/client.ts';
 import type { Logger } from '../../../../shared/log.ts';
 import { GENESIS_HASH, linkReceipt, receiptHash, type ReceiptBody } from '../domain/receipt.ts';
-import { findChainHead, insertReceiptsWithUsage, MAX_RECEIPTS_PER_INSERT, type UsageLine } from '../store/receipt-store.ts';
+import { findChainHead, insertReceiptsWithUsage, MAX_RECEIPTS_PER_INSERT, type ReceiptInsertGuard, type UsageLine } from '../store/receipt-store.ts';
 import type { ReceiptSigner } from './receipt-signer.ts';
 import type { ReceiptRequest, ReceiptWriter, ReceiptWriterOptions, WrittenReceipt } from './receipt-writer.ts';
 
@@ -19,8 +19,9 @@ interface Queued {
 }
 
 /**
- * The INSERT follows the answer (`after_answer` on PGlite): one process owns a PGlite database,
- * so the heads held here are the truth. A receipt is linked, hashed and signed at once and
+ * The INSERT follows the answer (`after_answer` on PGlite, and on Postgres while this replica is
+ * the sole writer): one process owns a PGlite database, and a sole writer holds the receipt writer
+ * lock exclusively, so the heads held here are the truth. A receipt is linked, hashed and signed at once and
  * returned; its row joins a batch that goes out as one multi-row INSERT (see lingerForBatch).
  */
 export class DeferredReceiptWriter implements ReceiptWriter {
@@ -28,6 +29,7 @@ export class DeferredReceiptWriter implements ReceiptWriter {
   private readonly signer: ReceiptSigner;
   private readonly logger: Logger;
   private readonly lingerMs: number;
+  private readonly insertGuard: ReceiptInsertGuard | undefined;
   private readonly heads = new Map<string, string>();
   private readonly headLoads = new Map<string, Promise<void>>();
   private queued: Queued[] = [];
@@ -38,11 +40,12 @@ export class DeferredReceiptWriter implements ReceiptWriter {
   /** Ends the current linger early (a full batch, a reader, close). */
   private cutLinger: (() => void) | undefined;
 
-  constructor({ db, signer, logger, lingerMs = DEFERRED_LINGER_MS }: ReceiptWriterOptions) {
+  constructor({ db, signer, logger, lingerMs = DEFERRED_LINGER_MS, insertGuard }: ReceiptWriterOptions & { insertGuard?: ReceiptInsertGuard }) {
     this.db = db;
     this.signer = signer;
     this.logger = logger;
     this.lingerMs = lingerMs;
+    this.insertGuard = insertGuard;
   }
 
   /** Resolves when every receipt returned so far is committed (or reported lost). */
@@ -122,7 +125,7 @@ export class DeferredReceiptWriter implements ReceiptWriter {
         if (batch.length === 0) return;
         try {
           const items = await Promise.all(batch.map(async (q) => ({ receipt: { ...q.body, receipt_hash: q.hash, signature: await q.signature }, usage: q.usage })));
-          await insertReceiptsWithUsage(this.db, items);
+          await insertReceiptsWithUsage(this.db, items, this.insertGuard);
         } catch (err) {
           this.forgetLost(batch, err);
         }

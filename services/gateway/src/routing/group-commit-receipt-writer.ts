@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DbHandle } from '../../../../shared/db/client.ts';
 import { GENESIS_HASH, linkReceipt, receiptHash } from '../domain/receipt.ts';
-import { findChainHead, insertReceiptsWithUsage, isChainConflict, MAX_RECEIPTS_PER_INSERT } from '../store/receipt-store.ts';
+import { findChainHead, insertReceiptsWithUsage, isChainConflict, MAX_RECEIPTS_PER_INSERT, type ReceiptInsertGuard } from '../store/receipt-store.ts';
 import type { ReceiptSigner } from './receipt-signer.ts';
 import type { ReceiptRequest, ReceiptWriter, WrittenReceipt } from './receipt-writer.ts';
 
@@ -28,6 +28,7 @@ export class GroupCommitReceiptWriter implements ReceiptWriter {
   constructor(
     readonly db: DbHandle,
     private readonly signer: ReceiptSigner,
+    private readonly insertGuard?: ReceiptInsertGuard,
   ) {}
 
   write(request: ReceiptRequest): Promise<WrittenReceipt> {
@@ -82,6 +83,7 @@ export class GroupCommitReceiptWriter implements ReceiptWriter {
         await insertReceiptsWithUsage(
           this.db,
           written.map((w, i) => ({ receipt: w, usage: batch[i]!.request.usage })),
+          this.insertGuard,
         );
         this.heads.set(subject, prev);
         return written;

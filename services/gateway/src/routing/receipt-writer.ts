@@ -6,6 +6,7 @@ import type { UsageLine } from '../store/receipt-store.ts';
 import { DeferredReceiptWriter } from './deferred-receipt-writer.ts';
 import { GroupCommitReceiptWriter } from './group-commit-receipt-writer.ts';
 import type { ReceiptSigner } from './receipt-signer.ts';
+import { SoleWriterReceiptWriter } from './sole-writer-receipt-writer.ts';
 
 export interface ReceiptRequest extends ReceiptCall {
   readonly usage: UsageLine;
@@ -32,7 +33,7 @@ export interface ReceiptWriter {
 export interface ReceiptWriterOptions {
   /**
    * The receipts' database. On Postgres with `after_answer` this is a pool whose connections run
-   * with `synchronous_commit=off` (app.ts); the INSERT still happens before the answer.
+   * with `synchronous_commit=off` (app.ts).
    */
   readonly db: DbHandle;
   readonly signer: ReceiptSigner;
@@ -43,12 +44,13 @@ export interface ReceiptWriterOptions {
 }
 
 /**
- * The INSERT follows the answer only with `after_answer` on PGlite, where one process owns the
- * database and so the chain heads held in memory are the truth. Several replicas may extend one
- * caller's chain on Postgres, so only the database can say where the head is: the INSERT stays
- * before the answer there (only its fsync is deferred, by the pool `db` is).
+ * PGlite: one process owns the database, so with `after_answer` the chain heads held in memory
+ * are the truth and the INSERT follows the answer. Postgres: several replicas may extend one
+ * caller's chain, so the receipt writer lock says who may do that (sole-writer-receipt-writer.ts):
+ * a replica alone writes after the answer, replicas together write before it.
  */
 export function createReceiptWriter(options: ReceiptWriterOptions): ReceiptWriter {
-  if (options.flush === 'after_answer' && options.db.kind === 'pglite') return new DeferredReceiptWriter(options);
+  if (options.db.kind === 'postgres') return new SoleWriterReceiptWriter({ ...options, allowSole: options.flush === 'after_answer' });
+  if (options.flush === 'after_answer') return new DeferredReceiptWriter(options);
   return new GroupCommitReceiptWriter(options.db, options.signer);
 }

@@ -4,6 +4,7 @@ import type { Config } from '../../../../shared/config.ts';
 import { openDb, type DbHandle } from '../../../../shared/db/client.ts';
 import { runPrepared } from '../../../../shared/db/prepared-statement.ts';
 import type { ReceiptFlush } from '../config.ts';
+import type { ReceiptLockKey } from './receipt-writer-lock.ts';
 import { gwReceipts } from './schema.ts';
 
 export type ReceiptRow = typeof gwReceipts.$inferSelect;
@@ -37,11 +38,31 @@ const INSERT_RECEIPTS = `insert into gw_receipts (${RECEIPT_COLUMNS.map(([c]) =>
   select ${RECEIPT_COLUMNS.map(([c]) => c).join(', ')} from json_to_recordset($1::json) as r(${RECEIPT_COLUMNS.map(([c, t]) => `${c} ${t}`).join(', ')})`;
 
 /**
+ * Who may write, on Postgres (store/receipt-writer-lock.ts). `shared`: the INSERT takes the lock
+ * shared for its own transaction, so it waits while a sole writer holds it exclusively — it never
+ * lands behind that writer's unwritten receipts. `exclusive`: the rows go in only while the
+ * session `pid` still holds the lock exclusively; if that session died, another replica may be
+ * writing, and the batch is refused rather than forking a chain.
+ */
+export type ReceiptInsertGuard =
+  | { readonly kind: 'shared'; readonly key: ReceiptLockKey }
+  | { readonly kind: 'exclusive'; readonly key: ReceiptLockKey; readonly pid: number };
+
+const GUARDED_INSERT = {
+  shared: `${INSERT_RECEIPTS} cross join (select pg_advisory_xact_lock_shared($2::int4, $3::int4)) as writer_lock`,
+  exclusive: `${INSERT_RECEIPTS} where exists (select 1 from pg_locks where locktype = 'advisory' and database = (select oid from pg_database where datname = current_database())
+    and classid::int8 = $2::int8 and objid::int8 = $3::int8 and objsubid = 2 and pid = $4::int4 and mode = 'ExclusiveLock' and granted) returning 1`,
+};
+
+/** The sole writer's lock was gone when its batch was written; the batch was not stored. */
+export class ReceiptWriterLockLostError extends Error {}
+
+/**
  * Receipts with their usage (cost, cached) in one single-table INSERT — one round trip and one
  * row per call. The unique (subject, prev_hash) index rejects the whole batch if another replica
  * extended the chain first.
  */
-export async function insertReceiptsWithUsage(db: DbHandle, items: ReadonlyArray<{ receipt: WrittenReceiptRow; usage: UsageLine }>): Promise<void> {
+export async function insertReceiptsWithUsage(db: DbHandle, items: ReadonlyArray<{ receipt: WrittenReceiptRow; usage: UsageLine }>, guard?: ReceiptInsertGuard): Promise<void> {
   if (items.length === 0) return;
   if (items.length > MAX_RECEIPTS_PER_INSERT) throw new RangeError(`at most ${MAX_RECEIPTS_PER_INSERT} receipts per INSERT`);
   const rows = items.map(({ receipt: r, usage }) => ({
@@ -49,7 +70,11 @@ export async function insertReceiptsWithUsage(db: DbHandle, items: ReadonlyArray
     cache_age_ms: r.cache_age_ms, input_sha256: r.input_sha256, result_sha256: r.result_sha256, runtime_state: r.runtime_state,
     prev_hash: r.prev_hash, receipt_hash: r.receipt_hash, signature: r.signature, cost_micro_usdc: usage.costMicroUsdc, cached: usage.cached,
   }));
-  await runPrepared(db.db, INSERT_RECEIPTS, [JSON.stringify(rows)]);
+  const batch = JSON.stringify(rows);
+  if (!guard) return void (await runPrepared(db.db, INSERT_RECEIPTS, [batch]));
+  if (guard.kind === 'shared') return void (await runPrepared(db.db, GUARDED_INSERT.shared, [batch, ...guard.key]));
+  const stored = await runPrepared(db.db, GUARDED_INSERT.exclusive, [batch, ...guard.key, guard.pid]);
+  if (stored.length !== items.length) throw new ReceiptWriterLockLostError('this gateway no longer holds the receipt writer lock; the batch was not stored');
 }
 
 /** A receipt as stored: the body it commits to, its hash and the gateway's signature over it. */
