@@ -22,8 +22,11 @@ export function receiptLockKey(schema: string): ReceiptLockKey {
   return [RECEIPTS_LOCK_CLASS, createHash('sha256').update(schema).digest().readInt32BE(0) & 0x7fffffff];
 }
 
-/** Matches this lock's rows in pg_locks ($1, $2: the key). */
-const THIS_LOCK = `locktype = 'advisory' and database = (select oid from pg_database where datname = current_database()) and classid::int8 = $1::int8 and objid::int8 = $2::int8 and objsubid = 2`;
+/** SQL matching this lock's rows in pg_locks, the key's two halves in parameters `$k1` and `$k2`. */
+export function receiptLockRows(k1: number, k2: number): string {
+  return `locktype = 'advisory' and database = (select oid from pg_database where datname = current_database()) and classid::int8 = $${k1}::int8 and objid::int8 = $${k2}::int8 and objsubid = 2`;
+}
+const THIS_LOCK = receiptLockRows(1, 2);
 
 export interface ReceiptLockState {
   /** Does this session hold the lock in that mode? False after the session was lost and replaced. */
