@@ -107,6 +107,12 @@ const tracked = (w: ReceiptWriter) => (openWriters.push(w), w);
 const writerOn = (flush: ReceiptFlush, logger = createLogger('silent')) => tracked(createReceiptWriter({ db: gateway.receipts.db, signer, flush, logger }));
 
 describe('GATEWAY_RECEIPT_FLUSH=after_answer: routed calls', () => {
+  it('/health says when receipts are committed: after the answer, for a gateway alone', async () => {
+    const res = await fetch(new URL('/health', stack.url('gateway')));
+    expect(res.status).toBe(200);
+    expect((await res.json()).receipts).toEqual({ flush: 'after_answer', commits: 'after_answer' });
+  });
+
   it('a routed call\'s receipt validates right after the answer', async () => {
     const receipt = gw(await alice.callTool({ name: 'invoke_tool', arguments: { tool: 'ext_read_note', arguments: {} } }));
     const verdict = json(await alice.callTool({ name: 'validate_task_result', arguments: { receipts: [receipt] } }));

@@ -84,6 +84,7 @@ describe.skipIf(!onPostgres)('the receipt writer lock (Postgres)', () => {
     const subject = `s-${randomUUID()}`;
     const written = await Promise.all(Array.from({ length: 4 }, () => a.write(request(subject))));
     expect(a.role).toBe('sole');
+    expect(a.commits).toBe('after_answer');
     // A ten-minute linger: only settled() can have stored them.
     expect(await storedCount(written.map((w) => w.receipt_id))).toBe(0);
     await a.settled();
@@ -103,6 +104,7 @@ describe.skipIf(!onPostgres)('the receipt writer lock (Postgres)', () => {
     const first = await b.write(request(subject));
     expect(a.role).toBe('shared');
     expect(b.role).toBe('shared');
+    expect([a.commits, b.commits]).toEqual(['before_answer', 'before_answer']);
     expect(await storedCount(queued.map((w) => w.receipt_id))).toBe(3);
     expect(first.prev_hash).toBe(queued[2]!.receipt_hash);
     expect(await storedCount([first.receipt_id])).toBe(1);

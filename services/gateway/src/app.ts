@@ -102,6 +102,8 @@ export async function createGatewayService({ config, db, logger, env }: ServiceD
       upstreams: Object.fromEntries([...registry.catalog().upstreams.keys()].map((n) => [n, registry.health(n)])),
       tools: registry.catalog().tools.length,
       quarantined: registry.catalog().quarantinedCount,
+      // GATEWAY_RECEIPT_FLUSH, and what it means right now (on Postgres it depends on other replicas).
+      receipts: { flush: gatewayConfig.receiptFlush, commits: receipts.commits },
     }),
   });
   return {

@@ -26,6 +26,7 @@ interface Queued {
  */
 export class DeferredReceiptWriter implements ReceiptWriter {
   readonly db: DbHandle;
+  readonly commits = 'after_answer';
   private readonly signer: ReceiptSigner;
   private readonly logger: Logger;
   private readonly lingerMs: number;

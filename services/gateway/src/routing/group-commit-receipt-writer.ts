@@ -21,6 +21,7 @@ interface Pending {
  * forks.
  */
 export class GroupCommitReceiptWriter implements ReceiptWriter {
+  readonly commits = 'before_answer';
   private readonly heads = new Map<string, string>();
   private readonly queues = new Map<string, Pending[]>();
   private readonly busy = new Set<string>();

@@ -25,6 +25,8 @@ export interface WrittenReceipt extends ReceiptBody {
 export interface ReceiptWriter {
   /** Where receipts are written (the receipts' own pool on Postgres with `after_answer`). */
   readonly db: DbHandle;
+  /** Whether a receipt's row is committed before or after its answer, now (shown on /health). */
+  readonly commits: 'before_answer' | 'after_answer';
   write(request: ReceiptRequest): Promise<WrittenReceipt>;
   settled(): Promise<void>;
   close(): Promise<void>;

@@ -60,6 +60,10 @@ export class SoleWriterReceiptWriter implements ReceiptWriter {
     return this.roleNow;
   }
 
+  get commits(): 'before_answer' | 'after_answer' {
+    return this.roleNow === 'sole' ? 'after_answer' : 'before_answer';
+  }
+
   async write(request: ReceiptRequest): Promise<WrittenReceipt> {
     while (this.switching) await this.switching;
     // Nothing awaits between the check above and this count: a role change waits for it to drop.
