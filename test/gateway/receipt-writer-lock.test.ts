@@ -9,6 +9,7 @@ import { createReceiptSigner, type ReceiptSigner } from '../../services/gateway/
 import { createReceiptWriter, type ReceiptRequest, type ReceiptWriter } from '../../services/gateway/src/routing/receipt-writer.ts';
 import type { SoleWriterReceiptWriter, ReceiptWriterRole } from '../../services/gateway/src/routing/sole-writer-receipt-writer.ts';
 import { openReceiptDb } from '../../services/gateway/src/store/receipt-store.ts';
+import { receiptLockKey } from '../../services/gateway/src/store/receipt-writer-lock.ts';
 import { ensureReceiptSigningKey } from '../../services/gateway/src/store/signing-key-store.ts';
 import { openTestDb } from '../support/test-db.ts';
 
@@ -154,7 +155,10 @@ describe.skipIf(!onPostgres)('the receipt writer lock (Postgres)', () => {
     expect(a.role).toBe('sole');
 
     // Another session ends the lock's backend, as a network failure or an operator would.
-    const [lock] = await db.rows<{ pid: number }>(sql`select pid from pg_locks where locktype = 'advisory' and classid::int8 = ${0x67770001}::int8 and mode = 'ExclusiveLock' and granted`);
+    // This schema's lock only: other test files' gateways hold their own schemas' locks on this server.
+    const [k1, k2] = receiptLockKey(db.schema);
+    const [lock] = await db.rows<{ pid: number }>(sql`select pid from pg_locks where locktype = 'advisory' and classid::int8 = ${k1}::int8 and objid::int8 = ${k2}::int8 and mode = 'ExclusiveLock' and granted`);
+    expect(lock).toBeDefined();
     await db.rows(sql`select pg_terminate_backend(${lock!.pid}::int)`);
     await roleBecomes(a, 'shared');
 

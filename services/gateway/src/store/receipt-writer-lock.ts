@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import type { DbHandle, DbSession } from '../../../../shared/db/client.ts';
 
 /**
- * Which gateways write receipts on Postgres, as one advisory lock per receipts schema held on a
- * reserved session (docs/gateway.md, "When a receipt is committed"):
+ * Which gateways write receipts on Postgres, as one advisory lock per receipts schema, held on a
+ * connection of the gateway's own (docs/gateway.md, "When a receipt is committed"):
  *
  * - **exclusive**: this replica is the only writer, so the chain heads it holds in memory are the
  *   truth and a receipt's row may follow the answer;
