@@ -114,6 +114,15 @@ async function openPostgres(url: string, schema: string | undefined, poolSize: n
   }
   const client = postgres(url, options);
   const db = drizzlePostgres(client) as unknown as Db;
+  // Not `client.reserve()`: postgres.js 3.4 throws an uncaught TypeError from its socket code
+  // when a reserved connection is used after the server ended it, and the query never settles.
+  const openSession = async (): Promise<DbSession> => {
+    const session = postgres(url, { ...options, max: 1 });
+    return {
+      query: async <T,>(text: string, params: readonly unknown[] = []) => (await session.unsafe(text, [...params] as never[])) as unknown as T[],
+      close: () => session.end({ timeout: 1 }),
+    };
+  };
   return {
     db,
     kind: 'postgres',
@@ -126,29 +135,17 @@ async function openPostgres(url: string, schema: string | undefined, poolSize: n
       return async () => sub.unlisten();
     },
     async withAdvisoryLock(key, fn) {
-      // A reserved connection holds the session-level lock for the whole of `fn`, which may
-      // itself use other pool connections.
-      const reserved = await client.reserve();
+      // A connection of its own holds the session-level lock for the whole of `fn`, which may
+      // itself use pool connections; closing it ends the session and so releases the lock.
+      const session = await openSession();
       try {
-        await reserved`select pg_advisory_lock(${key})`;
-        try {
-          return await fn();
-        } finally {
-          await reserved`select pg_advisory_unlock(${key})`;
-        }
+        await session.query('select pg_advisory_lock($1::int8)', [key]);
+        return await fn();
       } finally {
-        reserved.release();
+        await session.close();
       }
     },
-    // Not `client.reserve()`: postgres.js 3.4 throws an uncaught TypeError from its socket code
-    // when a reserved connection is used after the server ended it, and the query never settles.
-    async openSession() {
-      const session = postgres(url, { ...options, max: 1 });
-      return {
-        query: async <T,>(text: string, params: readonly unknown[] = []) => (await session.unsafe(text, [...params] as never[])) as unknown as T[],
-        close: () => session.end({ timeout: 1 }),
-      };
-    },
+    openSession,
     close: () => client.end({ timeout: 5 }),
   };
 }
