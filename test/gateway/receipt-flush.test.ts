@@ -13,9 +13,8 @@ import type { DbHandle } from '../../shared/db/client.ts';
 import { createLogger } from '../../shared/log.ts';
 import { createGatewayService, type GatewayService } from '../../services/gateway/src/app.ts';
 import { GatewayConfigError, loadGatewayConfig, type ReceiptFlush } from '../../services/gateway/src/config.ts';
-import { GENESIS_HASH } from '../../services/gateway/src/domain/receipt.ts';
 import { createReceiptSigner, type ReceiptSigner } from '../../services/gateway/src/routing/receipt-signer.ts';
-import { createReceiptWriter, type ReceiptRequest, type ReceiptWriter, type WrittenReceipt } from '../../services/gateway/src/routing/receipt-writer.ts';
+import { createReceiptWriter, type ReceiptWriter, type WrittenReceipt } from '../../services/gateway/src/routing/receipt-writer.ts';
 import type { SoleWriterReceiptWriter } from '../../services/gateway/src/routing/sole-writer-receipt-writer.ts';
 import { MAX_RECEIPTS_PER_INSERT } from '../../services/gateway/src/store/receipt-store.ts';
 import { ensureReceiptSigningKey } from '../../services/gateway/src/store/signing-key-store.ts';
@@ -23,6 +22,7 @@ import { upsertUpstream } from '../../services/gateway/src/store/upstream-store.
 import { createValidateTaskResult } from '../../services/gateway/src/tools/validate-task-result.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 import { startFakeUpstream, type FakeUpstream } from './fake-upstream.ts';
+import { receiptChainOf, receiptRequest, storedReceiptCount } from './receipt-support.ts';
 
 /**
  * GATEWAY_RECEIPT_FLUSH (docs/gateway.md, Receipts). `after_answer`, the default: on PGlite the
@@ -65,21 +65,8 @@ afterAll(async () => {
   await ext?.close();
 });
 
-const request = (subject: string): ReceiptRequest => ({
-  subject,
-  taskId: null,
-  upstream: 'ext',
-  tool: 'ext_read_note',
-  observedAt: new Date().toISOString(),
-  cacheAgeMs: 0,
-  inputSha256: 'a'.repeat(64),
-  resultSha256: 'b'.repeat(64),
-  runtimeState: 'ok',
-  usage: { costMicroUsdc: 5000, cached: false },
-});
-
-const storedCount = async (ids: readonly string[]) =>
-  (await stack.db.rows<{ n: number }>(sql`select count(*)::int as n from gw_receipts where id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`))[0]!.n;
+const request = receiptRequest;
+const storedCount = (ids: readonly string[]) => storedReceiptCount(stack.db, ids);
 
 /** `validate_task_result` as the gateway builds it, for a caller, over `receipts`' writer. */
 function validatorFor(receipts: ReceiptWriter, subject: string) {
@@ -88,15 +75,7 @@ function validatorFor(receipts: ReceiptWriter, subject: string) {
   return async (refs: unknown[]) => json(await validate({ receipts: refs as Array<{ receipt_id: string }> }, ctx));
 }
 
-/** The caller's stored chain: does it walk from the genesis hash through every row, unforked? */
-async function chainOf(subject: string): Promise<{ walked: number; stored: number; ids: string[] }> {
-  const rows = await stack.db.rows<{ id: string; prev_hash: string; receipt_hash: string }>(sql`select id, prev_hash, receipt_hash from gw_receipts where subject = ${subject}`);
-  const byPrev = new Map(rows.map((r) => [r.prev_hash, r]));
-  expect(byPrev.size).toBe(rows.length);
-  let walked = 0;
-  for (let r = byPrev.get(GENESIS_HASH); r; r = byPrev.get(r.receipt_hash)) walked += 1;
-  return { walked, stored: rows.length, ids: rows.map((r) => r.id) };
-}
+const chainOf = (subject: string) => receiptChainOf(stack.db, subject);
 
 // On Postgres a writer holds a connection of its pool for the receipt writer lock until closed.
 const openWriters: ReceiptWriter[] = [];

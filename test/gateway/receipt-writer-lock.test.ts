@@ -4,14 +4,14 @@ import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DbHandle } from '../../shared/db/client.ts';
 import { createLogger } from '../../shared/log.ts';
-import { GENESIS_HASH } from '../../services/gateway/src/domain/receipt.ts';
 import { createReceiptSigner, type ReceiptSigner } from '../../services/gateway/src/routing/receipt-signer.ts';
-import { createReceiptWriter, type ReceiptRequest, type ReceiptWriter } from '../../services/gateway/src/routing/receipt-writer.ts';
+import { createReceiptWriter, type ReceiptWriter } from '../../services/gateway/src/routing/receipt-writer.ts';
 import type { SoleWriterReceiptWriter, ReceiptWriterRole } from '../../services/gateway/src/routing/sole-writer-receipt-writer.ts';
 import { openReceiptDb } from '../../services/gateway/src/store/receipt-store.ts';
 import { receiptLockKey } from '../../services/gateway/src/store/receipt-writer-lock.ts';
 import { ensureReceiptSigningKey } from '../../services/gateway/src/store/signing-key-store.ts';
 import { openTestDb } from '../support/test-db.ts';
+import { receiptChainOf, receiptRequest, storedReceiptCount } from './receipt-support.ts';
 
 /**
  * The receipt writer lock on Postgres (docs/gateway.md, "When a receipt is committed"): a gateway
@@ -43,18 +43,7 @@ afterAll(async () => {
   await db?.close();
 });
 
-const request = (subject: string): ReceiptRequest => ({
-  subject,
-  taskId: null,
-  upstream: 'ext',
-  tool: 'ext_read_note',
-  observedAt: new Date().toISOString(),
-  cacheAgeMs: 0,
-  inputSha256: 'a'.repeat(64),
-  resultSha256: 'b'.repeat(64),
-  runtimeState: 'ok',
-  usage: { costMicroUsdc: 5000, cached: false },
-});
+const request = receiptRequest;
 
 function writer(flush: 'after_answer' | 'before_answer', options: { lingerMs?: number; logger?: ReturnType<typeof createLogger> } = {}): SoleWriterReceiptWriter {
   const w = createReceiptWriter({ db: flush === 'after_answer' ? receiptDb : db, signer, flush, logger: options.logger ?? createLogger('silent'), ...(options.lingerMs ? { lingerMs: options.lingerMs } : {}) });
@@ -68,15 +57,11 @@ async function roleBecomes(w: SoleWriterReceiptWriter, role: ReceiptWriterRole, 
   expect(w.role).toBe(role);
 }
 
-const storedCount = async (ids: readonly string[]) =>
-  (await db.rows<{ n: number }>(sql`select count(*)::int as n from gw_receipts where id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`))[0]!.n;
+const storedCount = (ids: readonly string[]) => storedReceiptCount(db, ids);
 
 async function chainOf(subject: string): Promise<{ walked: number; stored: number }> {
-  const rows = await db.rows<{ prev_hash: string; receipt_hash: string }>(sql`select prev_hash, receipt_hash from gw_receipts where subject = ${subject}`);
-  const byPrev = new Map(rows.map((r) => [r.prev_hash, r]));
-  let walked = 0;
-  for (let r = byPrev.get(GENESIS_HASH); r; r = byPrev.get(r.receipt_hash)) walked += 1;
-  return { walked, stored: rows.length };
+  const { walked, stored } = await receiptChainOf(db, subject);
+  return { walked, stored };
 }
 
 describe.skipIf(!onPostgres)('the receipt writer lock (Postgres)', () => {
